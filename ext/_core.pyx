@@ -1,0 +1,1035 @@
+# cython: language_level=3
+"""Double-dummy search core for French Tarot.
+
+Cards use the encoding of ``tarot_solver.cards`` (suit * 14 + rank - 1 for plain
+suits, 56 + n - 1 for trump n, 77 the Excuse).  Inside, a hand is five small
+bitsets, one per suit (plain suits 14 bits, trumps 21 bits); the Excuse is kept
+apart as the seat that holds it.
+
+The value searched is the taker's final half-points minus twice the target for
+the oudlers his camp ends with (FORMATS.md ``margin`` in half-points).  Every
+search below is fail-soft alpha-beta over single card plays with:
+
+* a transposition table at trick boundaries storing bounds on the value still to
+  come (final value minus the taker's half-points so far) under a key made of
+  *relative ranks* (each suit's remaining cards renumbered), so positions that
+  differ only in cards already played share entries, across deals too;
+* merging of equivalent cards (same hand, adjacent among the cards still in play,
+  same value) and *value choice* (once the camp winning the trick is settled, a
+  run of touching cards gives its most valuable card to its own camp's trick and
+  its cheapest to the other's);
+* quick bounds from the points and oudlers still in play and from the tricks the
+  side on lead can cash;
+* null-window probes: make/fail is one probe at 0, the exact value a bisection
+  of fail-soft probes sharing the table.
+"""
+
+from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t, int64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <time.h>
+    #if defined(__BMI2__)
+    #include <immintrin.h>
+    static inline uint64_t tc_pext(uint64_t x, uint64_t m) { return _pext_u64(x, m); }
+    static inline uint64_t tc_pdep(uint64_t x, uint64_t m) { return _pdep_u64(x, m); }
+    #else
+    static inline uint64_t tc_pext(uint64_t x, uint64_t m) {
+        uint64_t r = 0, bb = 1;
+        while (m) { if (x & m & (~m + 1)) r |= bb; m &= m - 1; bb <<= 1; }
+        return r;
+    }
+    static inline uint64_t tc_pdep(uint64_t x, uint64_t m) {
+        uint64_t r = 0, bb = 1;
+        while (m) { if (x & bb) r |= m & (~m + 1); m &= m - 1; bb <<= 1; }
+        return r;
+    }
+    #endif
+    static inline int tc_popcount(uint64_t x) { return __builtin_popcountll(x); }
+    static inline int tc_ctz(uint64_t x) { return __builtin_ctzll(x); }
+    static inline int tc_msb(uint64_t x) { return 63 - __builtin_clzll(x); }
+    static inline double tc_now(void) {
+        struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    }
+    """
+    uint64_t tc_pext(uint64_t x, uint64_t m) nogil
+    uint64_t tc_pdep(uint64_t x, uint64_t m) nogil
+    int tc_popcount(uint64_t x) nogil
+    int tc_ctz(uint64_t x) nogil
+    int tc_msb(uint64_t x) nogil
+    double tc_now() nogil
+
+DEF MAXP = 5
+DEF NSUITS = 5          # 4 plain suits, trumps
+DEF TRUMP = 4
+DEF EXCUSE = 77
+DEF MAXPLY = 128
+DEF MAXMOVES = 32
+DEF WAYS = 4
+DEF INF = 10000
+DEF NO_EXCUSE = 7
+
+cdef int SUIT_LEN[5]
+SUIT_LEN[:] = [14, 14, 14, 14, 21]
+
+# half-point value of each rank bit in each suit
+cdef uint8_t VAL[5][21]
+cdef int _s, _r
+for _s in range(4):
+    for _r in range(21):
+        VAL[_s][_r] = 0
+    for _r in range(10):
+        VAL[_s][_r] = 1
+    VAL[_s][10] = 3
+    VAL[_s][11] = 5
+    VAL[_s][12] = 7
+    VAL[_s][13] = 9
+for _r in range(21):
+    VAL[4][_r] = 1
+VAL[4][0] = 9
+VAL[4][20] = 9
+
+cdef inline int card_of(int suit, int bit) noexcept nogil:
+    return suit * 14 + bit if suit < TRUMP else 56 + bit
+
+cdef inline int card_value(int card) noexcept nogil:
+    if card == EXCUSE:
+        return 9
+    if card >= 56:
+        return VAL[4][card - 56]
+    return VAL[card // 14][card % 14]
+
+cdef inline bint is_oudler_card(int card) noexcept nogil:
+    return card == 56 or card == 76 or card == EXCUSE
+
+
+cdef struct Entry:
+    uint64_t k[5]
+    int16_t lo
+    int16_t hi
+    uint8_t move        # suit * 32 + relative index, 255 none
+    uint8_t work        # log2 of the nodes spent, for replacement
+    uint8_t used
+    uint8_t pad
+
+
+cdef struct Undo:
+    int card
+    int seat
+    int completed       # 1 if this play completed a trick
+    int old_leader
+    int old_taker_hp
+    int old_fixed
+    int old_won0
+    int old_won1
+    int old_excuse_owner
+    int trick_cards[MAXP]
+
+
+cdef struct Pos:
+    int np
+    uint32_t hand[MAXP][NSUITS]
+    int excuse_owner            # seat, or -1 when not in a hand
+    uint8_t camp[MAXP]          # 1: taker's camp
+    int camp_mask
+    int leader
+    int ntrick
+    int trick[MAXP]
+    int tricks_left             # tricks not finished, the current one included
+    int taker_hp
+    int fixed                   # oudlers settled in the taker's camp
+    int won[2]                  # camp c has won every finished trick
+    int tgt[4]                  # twice the target by oudler count
+    int ply
+    Undo undo[MAXPLY]
+
+
+cdef struct Search:
+    Pos p
+    Entry* table
+    uint64_t nbuckets
+    int64_t nodes
+    int64_t node_limit
+    double deadline
+    int aborted
+    int64_t tt_probes
+    int64_t tt_hits
+    int64_t tt_stores
+    int use_table
+    int use_bounds
+    int use_merge
+
+
+# ---------------------------------------------------------------------------
+# make / undo
+
+cdef inline int alive_in_trick(Pos* p, int suit) noexcept nogil:
+    """Bits of ``suit`` among the cards of the current trick."""
+    cdef int i, c, m = 0
+    for i in range(p.ntrick):
+        c = p.trick[i]
+        if c == EXCUSE:
+            continue
+        if suit == TRUMP:
+            if c >= 56:
+                m |= 1 << (c - 56)
+        elif c < 56 and c // 14 == suit:
+            m |= 1 << (c % 14)
+    return m
+
+
+cdef inline int led_suit(Pos* p) noexcept nogil:
+    cdef int i, c
+    for i in range(p.ntrick):
+        c = p.trick[i]
+        if c != EXCUSE:
+            return TRUMP if c >= 56 else c // 14
+    return -1
+
+
+cdef inline int trick_best(Pos* p) noexcept nogil:
+    """Index in the trick of the card winning so far (-1 if none but the Excuse)."""
+    cdef int i, c, best = -1, bestc = -1, top = -1, topi = -1, suit = led_suit(p)
+    for i in range(p.ntrick):
+        c = p.trick[i]
+        if c == EXCUSE:
+            continue
+        if c >= 56:
+            if c > top:
+                top = c
+                topi = i
+        elif c // 14 == suit and c > bestc:
+            bestc = c
+            best = i
+    return topi if topi >= 0 else best
+
+
+cdef inline void finish_trick(Pos* p, Undo* u) noexcept nogil:
+    cdef int i, c, seat, pc, wi, winner, wc, last, slam_lead
+    u.completed = 1
+    u.old_leader = p.leader
+    u.old_taker_hp = p.taker_hp
+    u.old_fixed = p.fixed
+    u.old_won0 = p.won[0]
+    u.old_won1 = p.won[1]
+    for i in range(p.np):
+        u.trick_cards[i] = p.trick[i]
+    last = p.tricks_left == 1
+    slam_lead = last and p.trick[0] == EXCUSE and p.won[p.camp[p.leader]]
+    if slam_lead:
+        wi = 0
+    else:
+        wi = trick_best(p)
+    winner = (p.leader + wi) % p.np
+    wc = p.camp[winner]
+    for i in range(p.np):
+        c = p.trick[i]
+        if c == EXCUSE and not slam_lead:
+            pc = p.camp[(p.leader + i) % p.np]
+            if last:
+                if pc == 0:
+                    p.taker_hp += 9
+                    p.fixed += 1
+            else:
+                if pc == 1:
+                    p.taker_hp += 8
+                    p.fixed += 1
+                if wc == 1:
+                    p.taker_hp += 1
+        elif wc == 1:
+            p.taker_hp += card_value(c)
+            if is_oudler_card(c):
+                p.fixed += 1
+    p.won[wc] = p.won[wc] and 1
+    p.won[1 - wc] = 0
+    p.leader = winner
+    p.ntrick = 0
+    p.tricks_left -= 1
+
+
+cdef inline void make(Pos* p, int card) noexcept nogil:
+    cdef Undo* u = &p.undo[p.ply]
+    cdef int seat = (p.leader + p.ntrick) % p.np
+    u.card = card
+    u.seat = seat
+    u.completed = 0
+    u.old_excuse_owner = p.excuse_owner
+    if card == EXCUSE:
+        p.excuse_owner = -1
+    elif card >= 56:
+        p.hand[seat][TRUMP] &= ~(1 << (card - 56))
+    else:
+        p.hand[seat][card // 14] &= ~(1 << (card % 14))
+    p.trick[p.ntrick] = card
+    p.ntrick += 1
+    if p.ntrick == p.np:
+        finish_trick(p, u)
+    p.ply += 1
+
+
+cdef inline void unmake(Pos* p) noexcept nogil:
+    cdef int i
+    p.ply -= 1
+    cdef Undo* u = &p.undo[p.ply]
+    cdef int card = u.card
+    if u.completed:
+        p.leader = u.old_leader
+        p.taker_hp = u.old_taker_hp
+        p.fixed = u.old_fixed
+        p.won[0] = u.old_won0
+        p.won[1] = u.old_won1
+        p.tricks_left += 1
+        for i in range(p.np):
+            p.trick[i] = u.trick_cards[i]
+        p.ntrick = p.np
+    p.ntrick -= 1
+    p.excuse_owner = u.old_excuse_owner
+    if card == EXCUSE:
+        pass
+    elif card >= 56:
+        p.hand[u.seat][TRUMP] |= 1 << (card - 56)
+    else:
+        p.hand[u.seat][card // 14] |= 1 << (card % 14)
+
+
+# ---------------------------------------------------------------------------
+# move generation
+
+cdef inline int legal_mask(Pos* p, int seat, int* suit_out) noexcept nogil:
+    """Legal cards of ``seat`` as one suit's bits; ``suit_out`` gets the suit,
+    or -1 when any card may be played.  The Excuse is always legal in addition."""
+    cdef int suit = led_suit(p), top, i, c, over
+    cdef uint32_t m
+    if suit < 0:
+        suit_out[0] = -1
+        return 0
+    if suit != TRUMP:
+        m = p.hand[seat][suit]
+        if m:
+            suit_out[0] = suit
+            return m
+    m = p.hand[seat][TRUMP]
+    if m:
+        top = -1
+        for i in range(p.ntrick):
+            c = p.trick[i]
+            if c != EXCUSE and c >= 56 and c - 56 > top:
+                top = c - 56
+        over = m & ~((2 << top) - 1) if top >= 0 else m
+        suit_out[0] = TRUMP
+        return over if over else m
+    suit_out[0] = -1
+    return 0
+
+
+cdef inline int can_beat(Pos* p, int seat, int best_card, int suit_led) noexcept nogil:
+    """Conservative: may ``seat`` (still to play) beat ``best_card``?"""
+    cdef uint32_t t = p.hand[seat][TRUMP]
+    if best_card >= 56:
+        return (t >> (best_card - 56 + 1)) != 0
+    if t:
+        return 1
+    return (p.hand[seat][best_card // 14] >> (best_card % 14 + 1)) != 0
+
+
+cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move) noexcept nogil:
+    """Candidate cards for the player on turn, merged and ordered best first."""
+    cdef Pos* p = &S.p
+    cdef int seat = (p.leader + p.ntrick) % p.np
+    cdef int mycamp = p.camp[seat]
+    cdef int lsuit, s, s0, s1, n = 0, i, j, bit, prev, c, v, sc
+    cdef int best_i = -1, best_card = -1, win_camp = -1, decided, q, seat_q
+    cdef uint32_t m, others, alive, runbits, runbits2, rest
+    cdef int beats, run_start, vals_seen
+    cdef int trick_pts = 0
+    cdef int lm = legal_mask(p, seat, &lsuit)
+    if p.ntrick > 0:
+        best_i = trick_best(p)
+        if best_i >= 0:
+            best_card = p.trick[best_i]
+            win_camp = p.camp[(p.leader + best_i) % p.np]
+        for i in range(p.ntrick):
+            trick_pts += card_value(p.trick[i])
+    if lsuit >= 0:
+        s0 = lsuit
+        s1 = lsuit + 1
+    else:
+        s0 = 0
+        s1 = NSUITS
+    for s in range(s0, s1):
+        m = lm if lsuit >= 0 else p.hand[seat][s]
+        if not m:
+            continue
+        alive = 0
+        for q in range(p.np):
+            alive |= p.hand[q][s]
+        alive |= alive_in_trick(p, s)
+        others = alive & ~m
+        # walk runs of touching cards of this hand (no other live card between)
+        while m:
+            run_start = tc_ctz(m)
+            runbits = 1u << run_start
+            bit = run_start
+            rest = m & ~runbits
+            while rest and S.use_merge:
+                j = tc_ctz(rest)
+                if others & ((1u << j) - 1) & ~((2u << bit) - 1):
+                    break
+                runbits |= 1u << j
+                rest &= rest - 1
+                bit = j
+            m &= ~runbits
+            # does a card of this run win the trick so far?
+            c = card_of(s, run_start)
+            if best_card < 0:
+                beats = 1 if p.ntrick > 0 else 0
+            elif best_card >= 56:
+                beats = c >= 56 and c > best_card
+            elif c >= 56:
+                beats = 1
+            else:
+                beats = (s == best_card // 14) and c > best_card
+            decided = 0
+            if p.ntrick > 0:
+                # camp that wins if nobody after us beats the best card
+                if beats:
+                    q = mycamp
+                    j = c
+                else:
+                    q = win_camp
+                    j = best_card
+                decided = 1
+                for i in range(p.ntrick + 1, p.np):
+                    seat_q = (p.leader + i) % p.np
+                    if p.camp[seat_q] != q and can_beat(p, seat_q, j, lsuit):
+                        decided = 0
+                        break
+            # one representative per value in the run (value choice if decided)
+            vals_seen = 0
+            if decided and S.use_merge:
+                # most valuable card to our own camp's trick, cheapest otherwise
+                sc = -1
+                j = -1
+                runbits2 = runbits
+                while runbits2:
+                    bit = tc_ctz(runbits2)
+                    runbits2 &= runbits2 - 1
+                    v = VAL[s][bit]
+                    if j < 0 or (q == mycamp and v > sc) or (q != mycamp and v < sc):
+                        sc = v
+                        j = bit
+                moves[n] = card_of(s, j)
+                v = VAL[s][j]
+                if q == mycamp:
+                    scores[n] = 2000 + v * 16 + trick_pts
+                else:
+                    scores[n] = 1000 - v * 16 - j
+                n += 1
+            else:
+                runbits2 = runbits
+                while runbits2:
+                    bit = tc_ctz(runbits2)
+                    runbits2 &= runbits2 - 1
+                    v = VAL[s][bit]
+                    if (vals_seen >> v) & 1 and S.use_merge:
+                        continue
+                    vals_seen |= 1 << v
+                    c = card_of(s, bit)
+                    moves[n] = c
+                    if p.ntrick == 0:
+                        # leads: masters of the side on lead first, else low cards
+                        if not (others >> bit):
+                            sc = 600 + v * 8
+                        else:
+                            sc = 400 - v * 8 - bit
+                    elif beats:
+                        sc = 1500 - bit * 2 + trick_pts * 4 - v * 2
+                    elif win_camp == mycamp:
+                        sc = 1200 + v * 16
+                    else:
+                        sc = 800 - v * 16 - bit
+                    scores[n] = sc
+                    n += 1
+    if p.excuse_owner == seat:
+        moves[n] = EXCUSE
+        scores[n] = 300
+        n += 1
+    # table move first, then by score (insertion sort, n is small)
+    for i in range(n):
+        if moves[i] == tt_move:
+            scores[i] = 1000000
+    for i in range(1, n):
+        c = moves[i]
+        sc = scores[i]
+        j = i - 1
+        while j >= 0 and scores[j] < sc:
+            moves[j + 1] = moves[j]
+            scores[j + 1] = scores[j]
+            j -= 1
+        moves[j + 1] = c
+        scores[j + 1] = sc
+    return n
+
+
+cdef int all_legal(Pos* p, int* out) noexcept nogil:
+    """Every legal card of the player on turn (no merging), in card order."""
+    cdef int seat = (p.leader + p.ntrick) % p.np
+    cdef int lsuit, s, n = 0, bit
+    cdef uint32_t m
+    cdef int lm = legal_mask(p, seat, &lsuit)
+    for s in range(NSUITS):
+        if lsuit >= 0:
+            m = lm if s == lsuit else 0
+        else:
+            m = p.hand[seat][s]
+        while m:
+            bit = tc_ctz(m)
+            m &= m - 1
+            out[n] = card_of(s, bit)
+            n += 1
+    if p.excuse_owner == seat:
+        out[n] = EXCUSE
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------
+# bounds
+
+cdef inline void static_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
+    """Bounds on the final value from points and oudlers still in the hands."""
+    cdef int s, q, rem = 0, noud = 0, bit
+    cdef uint32_t m
+    for q in range(p.np):
+        for s in range(NSUITS):
+            m = p.hand[q][s]
+            while m:
+                bit = tc_ctz(m)
+                m &= m - 1
+                rem += VAL[s][bit]
+        if p.hand[q][TRUMP] & 1:
+            noud += 1
+        if (p.hand[q][TRUMP] >> 20) & 1:
+            noud += 1
+    if p.excuse_owner >= 0:
+        rem += 9
+        noud += 1
+    for q in range(p.ntrick):
+        rem += card_value(p.trick[q])
+        if is_oudler_card(p.trick[q]):
+            noud += 1
+    lo[0] = p.taker_hp - p.tgt[p.fixed]
+    hi[0] = p.taker_hp + rem - p.tgt[p.fixed + noud]
+
+
+cdef inline int cash_tricks(Pos* p, int seat, int* pts) noexcept nogil:
+    """Tricks the player on lead surely wins by cashing masters now.
+
+    Trumps above every other player's trumps win whatever happens.  A plain
+    card above every other card of its suit wins as long as no player of the
+    other camp can ruff it: one who holds trumps wins a round of that suit only
+    once void, so the rounds are capped by the shortest such holding.  ``pts``
+    gets the half-points of the cashing cards themselves, a lower bound on
+    what those tricks bring to the leader's camp.
+    """
+    cdef int q, s, n = 0, mycamp = p.camp[seat], rounds, bit, k
+    cdef uint32_t other_t = 0, other_s, mine, mt
+    pts[0] = 0
+    for q in range(p.np):
+        if q != seat:
+            other_t |= p.hand[q][TRUMP]
+    mt = p.hand[seat][TRUMP]
+    while mt:
+        bit = tc_msb(mt)
+        if other_t >> bit:
+            break
+        mt &= ~(1 << bit)
+        n += 1
+        pts[0] += VAL[TRUMP][bit]
+    for s in range(4):
+        mine = p.hand[seat][s]
+        if not mine:
+            continue
+        other_s = 0
+        rounds = 32
+        for q in range(p.np):
+            if q != seat:
+                other_s |= p.hand[q][s]
+                if p.camp[q] != mycamp and p.hand[q][TRUMP]:
+                    k = tc_popcount(p.hand[q][s])
+                    if k < rounds:
+                        rounds = k
+        while mine and rounds > 0:
+            bit = tc_msb(mine)
+            if other_s >> bit:
+                break
+            mine &= ~(1 << bit)
+            rounds -= 1
+            n += 1
+            pts[0] += VAL[s][bit]
+    return n
+
+
+# ---------------------------------------------------------------------------
+# transposition table
+
+cdef inline void make_key(Pos* p, uint64_t* k) noexcept nogil:
+    cdef int s, q, off = 0, cnt
+    cdef uint64_t alive, pl0 = 0, pl1 = 0, pl2 = 0, shape = 0, lo0 = 0, lo1 = 0, lo2 = 0
+    cdef uint64_t a, b0, b1, b2, h
+    for s in range(NSUITS):
+        a = 0
+        b0 = 0
+        b1 = 0
+        b2 = 0
+        for q in range(p.np):
+            h = p.hand[q][s]
+            a |= h
+            if q & 1:
+                b0 |= h
+            if q & 2:
+                b1 |= h
+            if q & 4:
+                b2 |= h
+        cnt = tc_popcount(a)
+        if s < TRUMP:
+            lo0 |= tc_pext(b0, a) << off
+            lo1 |= tc_pext(b1, a) << off
+            lo2 |= tc_pext(b2, a) << off
+            off += cnt
+            shape |= (((a >> 10) & 15) | (<uint64_t>tc_popcount(a & 0x3FF) << 4)) << (8 * s)
+        else:
+            pl0 = tc_pext(b0, a)
+            pl1 = tc_pext(b1, a)
+            pl2 = tc_pext(b2, a)
+            shape |= ((a & 1) | (((a >> 20) & 1) << 1) | (<uint64_t>tc_popcount(a & 0xFFFFE) << 2)) << 32
+    k[0] = lo0
+    k[1] = lo1
+    k[2] = lo2
+    k[3] = pl0 | (pl1 << 21) | (pl2 << 42)
+    cdef uint64_t extra = p.leader | ((p.excuse_owner if p.excuse_owner >= 0 else NO_EXCUSE) << 3)
+    extra |= <uint64_t>p.fixed << 6
+    if p.excuse_owner >= 0:
+        extra |= <uint64_t>(p.won[0] | (p.won[1] << 1)) << 8
+    extra |= <uint64_t>p.camp_mask << 10
+    extra |= <uint64_t>p.np << 15
+    k[4] = shape | (extra << 39)
+
+
+cdef inline uint64_t key_hash(uint64_t* k) noexcept nogil:
+    cdef uint64_t h = k[0] * 0x9E3779B97F4A7C15ULL
+    h ^= (k[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
+    h ^= h >> 29
+    h ^= (k[2] ^ k[3]) * 0x165667B19E3779F9ULL
+    h ^= (k[4] + (h >> 31)) * 0xD6E8FEB86659FD93ULL
+    h ^= h >> 32
+    return h
+
+
+cdef inline Entry* tt_find(Search* S, uint64_t* k) noexcept nogil:
+    cdef Entry* b = &S.table[(key_hash(k) & (S.nbuckets - 1)) * WAYS]
+    cdef int i
+    for i in range(WAYS):
+        if b[i].used and b[i].k[0] == k[0] and b[i].k[1] == k[1] and b[i].k[2] == k[2] \
+                and b[i].k[3] == k[3] and b[i].k[4] == k[4]:
+            return &b[i]
+    return NULL
+
+
+cdef inline void tt_store(Search* S, uint64_t* k, int lo, int hi, int move, int work) noexcept nogil:
+    cdef Entry* b = &S.table[(key_hash(k) & (S.nbuckets - 1)) * WAYS]
+    cdef Entry* e = NULL
+    cdef int i, w = 1000
+    for i in range(WAYS):
+        if b[i].used and b[i].k[0] == k[0] and b[i].k[1] == k[1] and b[i].k[2] == k[2] \
+                and b[i].k[3] == k[3] and b[i].k[4] == k[4]:
+            e = &b[i]
+            if lo > e.lo:
+                e.lo = lo
+            if hi < e.hi:
+                e.hi = hi
+            if move != 255:
+                e.move = move
+            if work > e.work:
+                e.work = work
+            return
+    for i in range(WAYS):
+        if not b[i].used:
+            e = &b[i]
+            break
+        if b[i].work < w:
+            w = b[i].work
+            e = &b[i]
+    S.tt_stores += 1
+    for i in range(5):
+        e.k[i] = k[i]
+    e.lo = lo
+    e.hi = hi
+    e.move = move
+    e.work = work
+    e.used = 1
+
+
+cdef inline int rel_move(Pos* p, int card) noexcept nogil:
+    """Card as (suit, rank among the cards alive in that suit) for the table."""
+    cdef int s, bit, q
+    cdef uint32_t a = 0
+    if card == EXCUSE:
+        return 254
+    if card >= 56:
+        s = TRUMP
+        bit = card - 56
+    else:
+        s = card // 14
+        bit = card % 14
+    for q in range(p.np):
+        a |= p.hand[q][s]
+    a |= 1 << bit
+    return s * 32 + tc_popcount(a & ((1 << bit) - 1))
+
+
+cdef inline int abs_move(Pos* p, int rel) noexcept nogil:
+    cdef int s, q
+    cdef uint32_t a = 0
+    if rel == 254:
+        return EXCUSE
+    if rel == 255:
+        return -1
+    s = rel // 32
+    for q in range(p.np):
+        a |= p.hand[q][s]
+    a = <uint32_t>tc_pdep(1ULL << (rel % 32), a)
+    if not a:
+        return -1
+    return card_of(s, tc_ctz(a))
+
+
+# ---------------------------------------------------------------------------
+# alpha-beta
+
+cdef int terminal_value(Pos* p) noexcept nogil:
+    return p.taker_hp - p.tgt[p.fixed]
+
+
+cdef int ab(Search* S, int alpha, int beta) noexcept nogil:
+    cdef Pos* p = &S.p
+    cdef int moves[MAXMOVES]
+    cdef int scores[MAXMOVES]
+    cdef int n, i, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi
+    cdef int a0 = alpha, b0 = beta, ncash, cpts, seat
+    cdef uint64_t k[5]
+    cdef Entry* e = NULL
+    cdef int64_t nodes0
+    S.nodes += 1
+    if (S.nodes & 0xFFFF) == 0:
+        if (S.node_limit > 0 and S.nodes >= S.node_limit) or (S.deadline > 0 and tc_now() > S.deadline):
+            S.aborted = 1
+    if S.aborted:
+        return 0
+    if p.ntrick == 0:
+        if p.tricks_left == 0:
+            return terminal_value(p)
+        if S.use_bounds:
+            static_bounds(p, &lo, &hi)
+            # the side on lead cashes its masters
+            seat = p.leader
+            ncash = cash_tricks(p, seat, &cpts)
+            if ncash > 0:
+                if p.camp[seat]:
+                    lo += cpts
+                else:
+                    hi -= cpts
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+        if S.use_table:
+            make_key(p, k)
+            S.tt_probes += 1
+            e = tt_find(S, k)
+            if e != NULL:
+                S.tt_hits += 1
+                lo = e.lo + p.taker_hp
+                hi = e.hi + p.taker_hp
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+                tt_move = abs_move(p, e.move)
+    nodes0 = S.nodes
+    seat = (p.leader + p.ntrick) % p.np
+    maximize = p.camp[seat]
+    n = gen_moves(S, moves, scores, tt_move)
+    best = -INF if maximize else INF
+    for i in range(n):
+        make(p, moves[i])
+        v = ab(S, alpha, beta)
+        unmake(p)
+        if S.aborted:
+            return 0
+        if maximize:
+            if v > best:
+                best = v
+                bestmove = moves[i]
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        break
+        else:
+            if v < best:
+                best = v
+                bestmove = moves[i]
+                if v < beta:
+                    beta = v
+                    if v <= alpha:
+                        break
+    if p.ntrick == 0 and S.use_table:
+        if best <= a0:
+            lo = -INF
+            hi = best - p.taker_hp
+        elif best >= b0:
+            lo = best - p.taker_hp
+            hi = INF
+        else:
+            lo = best - p.taker_hp
+            hi = lo
+        v = S.nodes - nodes0
+        i = 0
+        while v > 1:
+            v >>= 1
+            i += 1
+        tt_store(S, k, lo, hi, rel_move(p, bestmove) if bestmove >= 0 else 255, i)
+    return best
+
+
+# ---------------------------------------------------------------------------
+# Python surface
+
+cdef class Core:
+    """One search engine: a position, a transposition table and counters.
+
+    Not thread-safe: use one ``Core`` per thread or process.  Searches release
+    the GIL.
+    """
+
+    cdef Search S
+    cdef size_t table_bytes
+
+    def __cinit__(self, size_t table_bytes=256 * 1024 * 1024):
+        cdef uint64_t nb = 1
+        if table_bytes < sizeof(Entry) * WAYS:
+            raise ValueError("table_bytes too small")
+        while nb * 2 * sizeof(Entry) * WAYS <= table_bytes:
+            nb *= 2
+        memset(&self.S, 0, sizeof(Search))
+        self.S.table = <Entry*>calloc(nb * WAYS, sizeof(Entry))
+        if self.S.table == NULL:
+            raise MemoryError(f"cannot allocate a {table_bytes}-byte table")
+        self.S.nbuckets = nb
+        self.table_bytes = nb * WAYS * sizeof(Entry)
+        self.S.use_table = 1
+        self.S.use_bounds = 1
+        self.S.use_merge = 1
+
+    def __dealloc__(self):
+        free(self.S.table)
+
+    @property
+    def table_bytes(self):
+        """Bytes actually allocated for the table (a power of two of buckets)."""
+        return self.table_bytes
+
+    def clear_table(self):
+        memset(self.S.table, 0, self.S.nbuckets * WAYS * sizeof(Entry))
+
+    def set_options(self, table=None, bounds=None, merge=None):
+        """Switch techniques off for tests and ablations (all on by default)."""
+        if table is not None:
+            self.S.use_table = 1 if table else 0
+        if bounds is not None:
+            self.S.use_bounds = 1 if bounds else 0
+        if merge is not None:
+            self.S.use_merge = 1 if merge else 0
+
+    def set_position(self, hands, camps, int leader, trick, int taker_hp, int fixed_oudlers,
+                     won_all, targets):
+        """Load a position.
+
+        hands: per seat, a set of cards as a Python int bitmask (bit c for card c);
+        camps: per seat, True for the taker's camp; leader: seat that led the
+        current trick; trick: cards of the current trick in order; taker_hp:
+        half-points already won by the taker's camp; fixed_oudlers: oudlers
+        already settled in the taker's camp; won_all: (defence, taker) flags,
+        True where that camp has won every finished trick; targets: twice the
+        target for 0..3 oudlers.
+        """
+        cdef Pos* p = &self.S.p
+        cdef int q, s, c, np = len(hands)
+        if not 2 <= np <= MAXP:
+            raise ValueError("2 to 5 players")
+        if len(trick) >= np:
+            raise ValueError("a trick in progress holds fewer cards than players")
+        memset(p, 0, sizeof(Pos))
+        p.np = np
+        p.excuse_owner = -1
+        p.camp_mask = 0
+        for q in range(np):
+            m = int(hands[q])
+            for s in range(4):
+                p.hand[q][s] = (m >> (14 * s)) & 0x3FFF
+            p.hand[q][TRUMP] = (m >> 56) & 0x1FFFFF
+            if (m >> EXCUSE) & 1:
+                p.excuse_owner = q
+            p.camp[q] = 1 if camps[q] else 0
+            p.camp_mask |= p.camp[q] << q
+        p.leader = leader
+        p.ntrick = len(trick)
+        for q in range(p.ntrick):
+            p.trick[q] = int(trick[q])
+        p.taker_hp = taker_hp
+        p.fixed = fixed_oudlers
+        p.won[0] = 1 if won_all[0] else 0
+        p.won[1] = 1 if won_all[1] else 0
+        for q in range(4):
+            p.tgt[q] = targets[q]
+        counts = [sum(bin(p.hand[q][s]).count("1") for s in range(5)) + (1 if p.excuse_owner == q else 0)
+                  for q in range(np)]
+        # seats that already played to the current trick hold one card fewer
+        for q in range(p.ntrick):
+            counts[(leader + q) % np] += 1
+        if len(set(counts)) != 1:
+            raise ValueError(f"inconsistent hand sizes {counts}")
+        p.tricks_left = counts[0]
+        p.ply = 0
+        if p.tricks_left * 4 + 4 > MAXPLY * 4:
+            raise ValueError("too many tricks")
+
+    @property
+    def to_play(self):
+        return (self.S.p.leader + self.S.p.ntrick) % self.S.p.np
+
+    @property
+    def taker_hp(self):
+        return self.S.p.taker_hp
+
+    @property
+    def fixed_oudlers(self):
+        return self.S.p.fixed
+
+    @property
+    def tricks_left(self):
+        return self.S.p.tricks_left
+
+    @property
+    def ntrick(self):
+        return self.S.p.ntrick
+
+    def legal_moves(self):
+        """Every legal card of the player on turn, in card order."""
+        cdef int out[MAXMOVES]
+        cdef int n = all_legal(&self.S.p, out)
+        return [out[i] for i in range(n)]
+
+    def candidate_moves(self):
+        """The merged, ordered candidates the search tries (for tests)."""
+        cdef int moves[MAXMOVES]
+        cdef int scores[MAXMOVES]
+        cdef int n = gen_moves(&self.S, moves, scores, -1)
+        return [moves[i] for i in range(n)]
+
+    def play(self, int card):
+        """Play a legal card (raises ValueError otherwise)."""
+        if card not in self.legal_moves():
+            raise ValueError(f"card {card} is not legal here")
+        if self.S.p.ply >= MAXPLY - 1:
+            raise ValueError("too many plays")
+        make(&self.S.p, card)
+
+    def undo(self):
+        if self.S.p.ply == 0:
+            raise ValueError("nothing to undo")
+        unmake(&self.S.p)
+
+    def value_if_over(self):
+        """The final value when no card is left, else None."""
+        if self.S.p.tricks_left == 0:
+            return terminal_value(&self.S.p)
+        return None
+
+    def static_bounds(self):
+        cdef int lo, hi
+        static_bounds(&self.S.p, &lo, &hi)
+        return lo, hi
+
+    def probe(self, int alpha, int beta, int64_t node_limit=0, double deadline=0.0):
+        """Fail-soft alpha-beta on (alpha, beta) from the current position.
+
+        Returns (value, complete).  ``node_limit`` counts nodes since the last
+        ``reset_counters``; ``deadline`` is a ``time.monotonic()``-like clock
+        value (CLOCK_MONOTONIC), 0 for none.
+        """
+        cdef int v
+        cdef int ply0 = self.S.p.ply
+        self.S.aborted = 0
+        self.S.node_limit = node_limit
+        self.S.deadline = deadline
+        if self.S.p.tricks_left == 0:
+            return terminal_value(&self.S.p), True
+        with nogil:
+            v = ab(&self.S, alpha, beta)
+        if self.S.aborted:
+            while self.S.p.ply > ply0:
+                unmake(&self.S.p)
+            return 0, False
+        return v, True
+
+    def now(self):
+        """The clock used for deadlines."""
+        return tc_now()
+
+    def reset_counters(self):
+        self.S.nodes = 0
+        self.S.tt_probes = 0
+        self.S.tt_hits = 0
+        self.S.tt_stores = 0
+
+    @property
+    def nodes(self):
+        return self.S.nodes
+
+    @property
+    def tt_probes(self):
+        return self.S.tt_probes
+
+    @property
+    def tt_hits(self):
+        return self.S.tt_hits
+
+    @property
+    def tt_stores(self):
+        return self.S.tt_stores
+
+    def table_move(self):
+        """The table's best card for the current position (trick start), or None."""
+        cdef uint64_t k[5]
+        cdef Entry* e
+        if self.S.p.ntrick != 0:
+            return None
+        make_key(&self.S.p, k)
+        e = tt_find(&self.S, k)
+        if e == NULL:
+            return None
+        c = abs_move(&self.S.p, e.move)
+        return None if c < 0 else c

@@ -1,0 +1,36 @@
+"""Build the compiled core ``tarot_solver._core`` from ``ext/_core.pyx``.
+
+Set ``TAROT_DEBUG=1`` for a build with Cython bounds checks and C asserts (used to
+hunt bugs); set ``TAROT_PORTABLE=1`` to build without ``-march=native``.
+"""
+
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+debug = os.environ.get("TAROT_DEBUG") == "1"
+portable = os.environ.get("TAROT_PORTABLE") == "1"
+
+compile_args = ["-O3"] if not debug else ["-O0", "-g"]
+if not portable:
+    compile_args.append("-march=native")
+
+directives = {
+    "language_level": 3,
+    "boundscheck": debug,
+    "wraparound": False,
+    "cdivision": True,
+    "initializedcheck": debug,
+}
+
+extensions = [
+    Extension(
+        "tarot_solver._core",
+        ["ext/_core.pyx"],
+        extra_compile_args=compile_args,
+        define_macros=[] if debug else [("NDEBUG", "1")],
+    )
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives, annotate=False))

@@ -1,0 +1,2 @@
+"""tarot_solver."""
+__version__ = "0.1.0"

@@ -1,0 +1,77 @@
+"""Typed errors.
+
+Every error the user can cause is a :class:`TarotError` (a ``ValueError``) whose
+message names where the problem was found: the file, the line or record id, the
+key and the offending token.  The CLI prints ``str(error)`` as one line and exits
+with status 2.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+
+class TarotError(ValueError):
+    """Base class of all input errors raised by tarot_solver."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: Optional[str] = None,
+        record: Optional[str] = None,
+        key: Optional[str] = None,
+        token: Optional[str] = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.record = record
+        self.key = key
+        self.token = token
+
+    def located(
+        self,
+        *,
+        file: Optional[str] = None,
+        record: Optional[str] = None,
+        key: Optional[str] = None,
+    ) -> "TarotError":
+        """Fill in location fields that are still unknown; returns self."""
+        if self.file is None:
+            self.file = file
+        if self.record is None:
+            self.record = record
+        if self.key is None:
+            self.key = key
+        return self
+
+    def __str__(self) -> str:
+        where = []
+        if self.file is not None:
+            where.append(self.file)
+        if self.record is not None:
+            where.append(self.record)
+        if self.key is not None:
+            where.append(f"key '{self.key}'")
+        prefix = ": ".join(where)
+        text = self.message
+        if self.token is not None and repr(self.token) not in text and f"'{self.token}'" not in text:
+            text = f"{text} (token '{self.token}')"
+        return f"{prefix}: {text}" if prefix else text
+
+
+class CardError(TarotError):
+    """An unknown, duplicate or misplaced card token."""
+
+
+class RecordError(TarotError):
+    """A deal record that is malformed or inconsistent."""
+
+
+class IllegalMoveError(TarotError):
+    """A card that may not be played (or discarded) in the position."""
+
+
+class ExtensionMissingError(ImportError):
+    """The compiled core ``tarot_solver._core`` is not built."""

@@ -1,0 +1,381 @@
+"""The FFT rules of card play, in plain Python.
+
+This module is the reference semantics of the project: the record validator,
+replay, scoring and the test-suite's reference minimax all use it, and the compiled
+core is checked against it.  Rulings (see docs/rules.md):
+
+* the Excuse stays with its owner's camp before the last trick (owner +4, trick
+  winners +0.5, in half-points +8/+1, whoever wins the trick);
+* played to the last trick it goes to the other camp (4.5 points and an oudler),
+  even when its own camp wins that trick;
+* a camp that has won every earlier trick and *leads* the Excuse to the last trick
+  wins that trick (either camp, slam announced or not);
+* a discard holds trumps only when the taker has fewer than six other discardable
+  cards, and then exactly as many trumps as are needed to make six.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence, Tuple, Type
+
+from .cards import (
+    EXCUSE,
+    HALF_POINTS,
+    OUDLERS,
+    PETIT,
+    TRUMP_BASE,
+    TRUMPS,
+    TRUMPS_MASK,
+    card_token,
+    cards_of,
+    count,
+    is_king,
+    is_oudler,
+    mask_of,
+    suit_mask,
+    suit_of,
+)
+from .errors import IllegalMoveError, RecordError, TarotError
+from .variant import FOUR_PLAYERS, Contract, Variant
+
+EXCUSE_BIT = 1 << EXCUSE
+
+
+def led_suit(trick: Sequence[int]) -> Optional[int]:
+    """The suit that must be followed: that of the first card that is not the Excuse."""
+    for c in trick:
+        if c != EXCUSE:
+            return suit_of(c)
+    return None
+
+
+def highest_trump(trick: Sequence[int]) -> int:
+    """The highest trump in the trick, or -1."""
+    best = -1
+    for c in trick:
+        if TRUMP_BASE <= c < EXCUSE and c > best:
+            best = c
+    return best
+
+
+def legal_plays(hand: int, trick: Sequence[int]) -> int:
+    """The set of cards of ``hand`` (a card set) that may be played to ``trick``."""
+    suit = led_suit(trick)
+    if suit is None:
+        return hand
+    excuse = hand & EXCUSE_BIT
+    if suit != TRUMPS:
+        follow = hand & suit_mask(suit)
+        if follow:
+            return follow | excuse
+    trumps = hand & TRUMPS_MASK
+    if trumps:
+        top = highest_trump(trick)
+        over = trumps & ~((1 << (top + 1)) - 1) if top >= 0 else trumps
+        return (over or trumps) | excuse
+    return hand
+
+
+def trick_winner(trick: Sequence[int], *, excuse_slam_lead: bool = False) -> int:
+    """Index in ``trick`` of the winning card.
+
+    ``excuse_slam_lead`` is the slam case: the Excuse led to the last trick by a
+    camp that has won every earlier trick wins it.
+    """
+    if excuse_slam_lead and trick and trick[0] == EXCUSE:
+        return 0
+    top = highest_trump(trick)
+    if top >= 0:
+        return list(trick).index(top)
+    suit = led_suit(trick)
+    best_i, best = -1, -1
+    for i, c in enumerate(trick):
+        if c != EXCUSE and suit_of(c) == suit and c > best:
+            best_i, best = i, c
+    return best_i
+
+
+@dataclass
+class Trick:
+    """A completed trick."""
+
+    leader: int
+    cards: List[int]
+    winner: int  # seat
+
+    def seat_of(self, i: int, players: int) -> int:
+        return (self.leader + i) % players
+
+
+@dataclass
+class PlayState:
+    """The card play of one deal, from the first lead to the end.
+
+    ``camps[s]`` is True for the taker's camp.  Points are in half-points.  The
+    dog (or the discard) is credited at construction.  ``oudler_camp`` maps each
+    oudler already settled (in a completed trick, the dog or the discard) to the
+    camp that holds it for the count.
+    """
+
+    hands: List[int]
+    camps: Tuple[bool, ...]
+    leader: int
+    variant: Variant = FOUR_PLAYERS
+    trick: List[int] = field(default_factory=list)
+    tricks: List[Trick] = field(default_factory=list)
+    taker_hp: int = 0
+    defence_hp: int = 0
+    oudler_camp: dict = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def tricks_done(self) -> int:
+        return len(self.tricks)
+
+    @property
+    def total_tricks(self) -> int:
+        return self.tricks_done + count(self.hands[self.leader]) + (1 if self.trick else 0)
+
+    @property
+    def to_play(self) -> int:
+        return (self.leader + len(self.trick)) % self.players
+
+    @property
+    def is_last_trick(self) -> bool:
+        return count(self.hands[self.leader]) + (1 if self.trick else 0) == 1
+
+    @property
+    def over(self) -> bool:
+        return not self.trick and not any(self.hands)
+
+    def won_all(self, camp: bool) -> bool:
+        """Whether ``camp`` has won every completed trick (vacuously true at the start)."""
+        return all(self.camps[t.winner] == camp for t in self.tricks)
+
+    def legal(self) -> int:
+        return legal_plays(self.hands[self.to_play], self.trick)
+
+    def copy(self) -> "PlayState":
+        return PlayState(
+            hands=list(self.hands),
+            camps=self.camps,
+            leader=self.leader,
+            variant=self.variant,
+            trick=list(self.trick),
+            tricks=list(self.tricks),
+            taker_hp=self.taker_hp,
+            defence_hp=self.defence_hp,
+            oudler_camp=dict(self.oudler_camp),
+        )
+
+    def play(self, card: int) -> None:
+        """Play ``card`` for the seat on turn; raises :class:`IllegalMoveError`."""
+        seat = self.to_play
+        if self.over:
+            raise IllegalMoveError(f"card '{card_token(card)}' played after the end of the game",
+                                   token=card_token(card))
+        if not self.hands[seat] >> card & 1:
+            raise IllegalMoveError(
+                f"seat {seat} does not hold '{card_token(card)}' (trick {self.tricks_done + 1})",
+                token=card_token(card),
+            )
+        if not self.legal() >> card & 1:
+            raise IllegalMoveError(
+                f"seat {seat} may not play '{card_token(card)}' in trick {self.tricks_done + 1}"
+                f" (must play one of {' '.join(card_token(c) for c in cards_of(self.legal()))})",
+                token=card_token(card),
+            )
+        self.hands[seat] &= ~(1 << card)
+        self.trick.append(card)
+        if len(self.trick) == self.players:
+            self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        n = self.players
+        last = not any(self.hands)
+        leader_camp = self.camps[self.leader]
+        slam_lead = last and self.trick[0] == EXCUSE and self.won_all(leader_camp)
+        wi = trick_winner(self.trick, excuse_slam_lead=slam_lead)
+        winner = (self.leader + wi) % n
+        wcamp = self.camps[winner]
+        for i, c in enumerate(self.trick):
+            owner_camp = self.camps[(self.leader + i) % n]
+            if c == EXCUSE and not slam_lead:
+                if last:
+                    self._credit(not owner_camp, c, 9)
+                else:
+                    self._credit(owner_camp, c, 8)
+                    self._credit(wcamp, None, 1)
+            else:
+                self._credit(wcamp, c, HALF_POINTS[c])
+        self.tricks.append(Trick(self.leader, self.trick, winner))
+        self.trick = []
+        self.leader = winner
+
+    def _credit(self, camp: bool, card: Optional[int], hp: int) -> None:
+        if camp:
+            self.taker_hp += hp
+        else:
+            self.defence_hp += hp
+        if card is not None and is_oudler(card):
+            self.oudler_camp[card] = camp
+
+    # Results -----------------------------------------------------------------
+
+    def taker_oudlers(self) -> int:
+        return sum(1 for c in OUDLERS if self.oudler_camp.get(c) is True)
+
+    def margin_hp(self) -> int:
+        """Taker's half-points minus the target for the oudlers he holds (game over)."""
+        return self.taker_hp - self.variant.target_half_points(self.taker_oudlers())
+
+    def petit_au_bout(self) -> Optional[bool]:
+        """Camp (True: taker's) credited with the petit au bout, or None."""
+        if not self.tricks:
+            return None
+        last = self.tricks[-1]
+        if PETIT in last.cards:
+            return self.camps[last.winner]
+        if last.cards[0] == EXCUSE and len(self.tricks) >= 2 and all(
+            self.camps[t.winner] == self.camps[last.winner] for t in self.tricks
+        ):
+            prev = self.tricks[-2]
+            if PETIT in prev.cards:
+                return self.camps[prev.winner]
+        return None
+
+    def slam(self) -> Optional[bool]:
+        """The camp that won every trick, or None."""
+        if not self.tricks:
+            return None
+        first = self.camps[self.tricks[0].winner]
+        if all(self.camps[t.winner] == first for t in self.tricks):
+            return first
+        return None
+
+
+# Setting up a deal -------------------------------------------------------------
+
+
+def discardable(hand: int) -> int:
+    """Cards that may ever be discarded: no king, no oudler."""
+    return mask_of(c for c in cards_of(hand) if not is_king(c) and not is_oudler(c))
+
+
+def _reject_duplicate(cards: Sequence[int], what: str, error: Type[TarotError]) -> None:
+    """Raise ``error`` naming the first card that appears twice in ``cards``."""
+    seen = 0
+    for c in cards:
+        if seen >> c & 1:
+            raise error(f"card '{card_token(c)}' {what} twice", token=card_token(c))
+        seen |= 1 << c
+
+
+def check_discard(hand_and_dog: int, discard: Sequence[int], variant: Variant = FOUR_PLAYERS) -> None:
+    """Raise :class:`IllegalMoveError` unless ``discard`` is legal from ``hand_and_dog``."""
+    if len(discard) != variant.dog_size:
+        raise IllegalMoveError(f"the discard must hold {variant.dog_size} cards, not {len(discard)}")
+    _reject_duplicate(discard, "discarded", IllegalMoveError)
+    others = count(discardable(hand_and_dog) & ~TRUMPS_MASK)
+    trumps_needed = max(0, variant.dog_size - others)
+    n_trumps = 0
+    for c in discard:
+        tok = card_token(c)
+        if not hand_and_dog >> c & 1:
+            raise IllegalMoveError(f"discarded card '{tok}' is neither in the taker's hand nor in the dog", token=tok)
+        if is_king(c):
+            raise IllegalMoveError(f"a king may not be discarded: '{tok}'", token=tok)
+        if is_oudler(c):
+            raise IllegalMoveError(f"an oudler may not be discarded: '{tok}'", token=tok)
+        if suit_of(c) == TRUMPS:
+            n_trumps += 1
+    if n_trumps > trumps_needed:
+        bad = next(c for c in discard if suit_of(c) == TRUMPS)
+        raise IllegalMoveError(
+            f"trump '{card_token(bad)}' discarded while the taker has {others} other discardable cards"
+            f" (trumps only to make up {variant.dog_size}, here {trumps_needed})",
+            token=card_token(bad),
+        )
+    # With distinct cards, at most ``others`` non-trumps pass the checks above, so a
+    # discard that is not refused holds exactly ``trumps_needed`` trumps.
+
+
+def poignee_level(hand: int, shown: Sequence[int], variant: Variant = FOUR_PLAYERS) -> int:
+    """Level (0 simple, 1 double, 2 triple) of a poignée; raises :class:`RecordError`."""
+    sizes = variant.poignee_sizes
+    if len(shown) not in sizes:
+        raise RecordError(
+            f"a poignée shows exactly {', '.join(map(str, sizes))} trumps, not {len(shown)}"
+        )
+    _reject_duplicate(shown, "shown in a poignée", RecordError)
+    for c in shown:
+        tok = card_token(c)
+        if c != EXCUSE and suit_of(c) != TRUMPS:
+            raise RecordError(f"'{tok}' shown in a poignée is not a trump", token=tok)
+        if not hand >> c & 1:
+            raise RecordError(f"'{tok}' shown in a poignée is not in the player's hand", token=tok)
+    if EXCUSE in shown:
+        hidden = (hand & TRUMPS_MASK) & ~mask_of(shown)
+        if hidden:
+            raise RecordError(
+                "the Excuse may stand for a trump only when no trump is held back"
+                f" (holds '{card_token(cards_of(hidden)[0])}')",
+                token="EX",
+            )
+    return sizes.index(len(shown))
+
+
+def is_petit_sec(hand: int) -> bool:
+    """The Petit is the hand's only trump and the hand lacks the Excuse: the deal is void."""
+    return hand & TRUMPS_MASK == 1 << PETIT and not hand & EXCUSE_BIT
+
+
+def bidding_result(bids: Sequence[str], players: int = 4) -> Optional[Tuple[int, Contract]]:
+    """(position in the bidding order, contract) of the winning bid, or None if all pass.
+
+    Each player speaks once; every bid must beat the previous one.  Raises
+    :class:`RecordError` naming the bad token.
+    """
+    if len(bids) > players:
+        raise RecordError(f"{len(bids)} bids for {players} players: each player speaks once",
+                          token=str(bids[players]))
+    best: Optional[Tuple[int, Contract]] = None
+    for i, b in enumerate(bids):
+        if str(b).strip().lower() == "pass":
+            continue
+        c = Contract.parse(b)
+        if best is not None and c.rank <= best[1].rank:
+            raise RecordError(f"bid '{b}' does not beat the previous bid '{best[1].value}'", token=str(b))
+        best = (i, c)
+    return best
+
+
+def opening_state(
+    hands: Sequence[int],
+    dog: int,
+    taker: int,
+    contract: Contract,
+    leader: int,
+    discard: Optional[Sequence[int]] = None,
+    variant: Variant = FOUR_PLAYERS,
+) -> PlayState:
+    """The position before the first lead: the dog or the discard credited as the rules say."""
+    hands = list(hands)
+    camps = variant.camps(taker)
+    state = PlayState(hands=hands, camps=camps, leader=leader, variant=variant)
+    if contract.taker_takes_dog:
+        if discard is None:
+            raise RecordError("a discard is required for prise and garde", key="discard")
+        full = hands[taker] | dog
+        check_discard(full, discard, variant)
+        aside = mask_of(discard)
+        hands[taker] = full & ~aside
+    else:
+        aside = dog
+    for c in cards_of(aside):
+        state._credit(contract.dog_to_taker, c, HALF_POINTS[c])
+    return state

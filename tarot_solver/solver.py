@@ -1,0 +1,250 @@
+"""Double-dummy solving: the Python surface of the compiled core.
+
+A :class:`Solver` owns a transposition table (memory bounded by ``table_mb``) and
+keeps it warm across solves: entries are keyed on relative ranks and on the
+camps, so they stay valid from one position or deal to the next.  Values are
+exact in half-points; ``margin`` is reported in points (a multiple of 0.5).
+
+The exact margin is found by null-window probes (fail-soft alpha-beta on
+``[beta-1, beta]``): the first at 0 answers make/fail, the next ones bisect the
+interval of proven bounds.  A node or time limit stops the search with the
+bounds proven so far (``complete`` False) instead of hanging.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+from . import _core
+from .cards import OUDLERS
+from .rules import PlayState
+
+DEFAULT_TABLE_MB = 256
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """Outcome of a double-dummy solve from one position.
+
+    ``margin`` is None when a limit stopped the search; ``margin_bounds`` then
+    holds what was proven (``-inf``/``inf`` are never used: the static bounds of
+    the position are always known).  ``made`` is None when undecided.
+    """
+
+    margin: Optional[float]
+    margin_bounds: Tuple[float, float]
+    complete: bool
+    made: Optional[bool]
+    taker_points: Optional[float] = None
+    oudlers: Optional[int] = None
+    pv: List[int] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    cards: Optional[Dict[int, "SolveResult"]] = None
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    nodes: int
+    tt_probes: int
+    tt_hits: int
+    tt_stores: int
+
+    @property
+    def hit_rate(self) -> float:
+        return self.tt_hits / self.tt_probes if self.tt_probes else 0.0
+
+
+class _Budget:
+    """Node and time limits shared by the probes of one request."""
+
+    def __init__(self, core: "_core.Core", time_limit: Optional[float], node_limit: Optional[int]) -> None:
+        self.node_limit = int(node_limit) if node_limit else 0
+        self.deadline = core.now() + time_limit if time_limit else 0.0
+
+
+class Solver:
+    """A double-dummy solver with its own transposition table.
+
+    Not thread-safe; use one per thread or process.  The GIL is released while
+    the core searches.
+    """
+
+    def __init__(self, table_mb: int = DEFAULT_TABLE_MB) -> None:
+        if table_mb < 1:
+            raise ValueError("table_mb must be at least 1")
+        self._core = _core.Core(int(table_mb) * 1024 * 1024)
+        self.last_stats = SearchStats(0, 0, 0, 0)
+
+    @property
+    def table_bytes(self) -> int:
+        return self._core.table_bytes
+
+    def clear(self) -> None:
+        """Empty the transposition table."""
+        self._core.clear_table()
+
+    def set_options(self, *, table: Optional[bool] = None, bounds: Optional[bool] = None,
+                    merge: Optional[bool] = None) -> None:
+        """Turn techniques off for ablations and invariance tests."""
+        self._core.set_options(table=table, bounds=bounds, merge=merge)
+
+    # Loading ------------------------------------------------------------------
+
+    def _load(self, state: PlayState) -> None:
+        if state.over:
+            raise ValueError("the game is over: nothing to solve")
+        fixed = sum(1 for c in OUDLERS if state.oudler_camp.get(c) is True)
+        self._core.set_position(
+            state.hands,
+            state.camps,
+            state.leader,
+            state.trick,
+            state.taker_hp,
+            fixed,
+            (state.won_all(False), state.won_all(True)),
+            [state.variant.target_half_points(n) for n in range(4)],
+        )
+        self._core.reset_counters()
+        self._camps = state.camps
+
+    def _stats(self) -> SearchStats:
+        c = self._core
+        return SearchStats(c.nodes, c.tt_probes, c.tt_hits, c.tt_stores)
+
+    # Probing ----------------------------------------------------------------------
+
+    def _probe(self, beta: int, budget: _Budget) -> Tuple[int, bool]:
+        """Fail-soft null-window test of "value >= beta" from the core's position."""
+        return self._core.probe(beta - 1, beta, budget.node_limit, budget.deadline)
+
+    def _exact(self, budget: _Budget, first: int = 0) -> Tuple[int, int]:
+        """Proven (low, high) bounds on the value; equal when the search completed."""
+        lo, hi = self._core.static_bounds()
+        beta = min(max(first, lo + 1), hi)
+        while lo < hi:
+            v, ok = self._probe(beta, budget)
+            if not ok:
+                break
+            if v >= beta:
+                lo = v
+            else:
+                hi = v
+            beta = lo + (hi - lo + 1) // 2
+        return lo, hi
+
+    def _principal_variation(self, value: int, budget: _Budget) -> List[int]:
+        core = self._core
+        line: List[int] = []
+        while core.value_if_over() is None:
+            maximizing = self._taker_to_play()
+            moves = core.legal_moves()
+            tm = core.table_move()
+            if tm in moves:
+                moves.remove(tm)
+                moves.insert(0, tm)
+            for card in moves:
+                core.play(card)
+                if maximizing:
+                    v, ok = self._probe(value, budget)
+                    good = ok and v >= value
+                else:
+                    v, ok = self._probe(value + 1, budget)
+                    good = ok and v <= value
+                if good:
+                    line.append(card)
+                    break
+                core.undo()
+                if not ok:
+                    for _ in line:
+                        core.undo()
+                    return []
+            else:  # pragma: no cover - a value proven exact always has a line
+                raise AssertionError("no move reaches the proven value")
+        for _ in line:
+            core.undo()
+        return line
+
+    def _taker_to_play(self) -> bool:
+        return bool(self._camps[self._core.to_play])
+
+    # Public API -----------------------------------------------------------------------
+
+    def made(self, state: PlayState, *, time_limit: Optional[float] = None,
+             node_limit: Optional[int] = None) -> SolveResult:
+        """Whether the contract is made under double-dummy play (one null-window probe)."""
+        start = time.perf_counter()
+        self._load(state)
+        budget = _Budget(self._core, time_limit, node_limit)
+        lo, hi = self._core.static_bounds()
+        if lo >= 0 or hi < 0:
+            ok, made = True, lo >= 0
+        else:
+            v, ok = self._probe(0, budget)
+            made = v >= 0
+            if ok:
+                lo, hi = (max(lo, v), hi) if made else (lo, min(hi, v))
+        self.last_stats = self._stats()
+        return SolveResult(
+            margin=None,
+            margin_bounds=(lo / 2, hi / 2),
+            complete=ok,
+            made=made if ok else None,
+            nodes=self._core.nodes,
+            seconds=time.perf_counter() - start,
+        )
+
+    def solve(self, state: PlayState, *, time_limit: Optional[float] = None,
+              node_limit: Optional[int] = None, all_cards: bool = False,
+              pv: bool = True) -> SolveResult:
+        """Exact double-dummy margin from ``state`` (the position after its plays).
+
+        With ``all_cards`` the result's ``cards`` maps every legal card of the
+        player on turn to the result after playing it.  Limits apply to the
+        whole request.
+        """
+        start = time.perf_counter()
+        self._load(state)
+        budget = _Budget(self._core, time_limit, node_limit)
+        lo, hi = self._exact(budget)
+        complete = lo == hi
+        line: List[int] = []
+        taker_points = oudlers = None
+        if complete and pv:
+            line = self._principal_variation(lo, budget)
+            if line:
+                for card in line:
+                    self._core.play(card)
+                taker_points = self._core.taker_hp / 2
+                oudlers = self._core.fixed_oudlers
+                for _ in line:
+                    self._core.undo()
+        cards = None
+        if all_cards:
+            cards = {}
+            for card in self._core.legal_moves():
+                self._core.play(card)
+                clo, chi = self._exact(budget)
+                self._core.undo()
+                cards[card] = SolveResult(
+                    margin=clo / 2 if clo == chi else None,
+                    margin_bounds=(clo / 2, chi / 2),
+                    complete=clo == chi,
+                    made=True if clo >= 0 else (False if chi < 0 else None),
+                )
+            complete = complete and all(r.complete for r in cards.values())
+        self.last_stats = self._stats()
+        return SolveResult(
+            margin=lo / 2 if lo == hi else None,
+            margin_bounds=(lo / 2, hi / 2),
+            complete=complete,
+            made=True if lo >= 0 else (False if hi < 0 else None),
+            taker_points=taker_points,
+            oudlers=oudlers,
+            pv=line,
+            nodes=self._core.nodes,
+            seconds=time.perf_counter() - start,
+            cards=cards,
+        )

@@ -1,0 +1,545 @@
+"""The rules of play, the Excuse and slam rulings, the discard, poignées and bidding.
+
+Hands and tricks are written as card tokens; each case names the rule it checks.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import List, Optional, Sequence
+
+import pytest
+
+from tarot_solver.cards import (
+    EXCUSE,
+    FULL_DECK,
+    NUM_CARDS,
+    PETIT,
+    TOTAL_HALF_POINTS,
+    TRUMP21,
+    TRUMPS_MASK,
+    cards_of,
+    count,
+    is_trump,
+    mask_of,
+    parse_card,
+    parse_cards,
+    sorted_tokens,
+    suit_mask,
+    suit_of,
+)
+from tarot_solver.errors import IllegalMoveError, RecordError
+from tarot_solver.rules import (
+    PlayState,
+    bidding_result,
+    check_discard,
+    discardable,
+    is_petit_sec,
+    legal_plays,
+    opening_state,
+    poignee_level,
+    trick_winner,
+)
+from tarot_solver.scoring import score, slam_outcome
+from tarot_solver.variant import CONTRACTS, FOUR_PLAYERS, Contract
+
+
+def hand(tokens: str) -> int:
+    """A card set from tokens, e.g. ``hand("KS 7S T3")``."""
+    return mask_of(parse_cards(tokens))
+
+
+def legal_tokens(hand_tokens: str, trick_tokens: str) -> List[str]:
+    return sorted_tokens(legal_plays(hand(hand_tokens), parse_cards(trick_tokens)))
+
+
+def new_state(hands: Sequence[str], *, taker: int = 0, leader: int = 0) -> PlayState:
+    """A play state with the given hands (any equal size) and the taker's camp."""
+    return PlayState(hands=[hand(h) for h in hands], camps=FOUR_PLAYERS.camps(taker), leader=leader)
+
+
+def play(state: PlayState, tokens: str) -> PlayState:
+    for c in parse_cards(tokens):
+        state.play(c)
+    return state
+
+
+# Legal plays -------------------------------------------------------------------
+
+LEGAL_CASES = [
+    # follow suit, no need to beat
+    pytest.param("2S KS T3 5H", "QS", "2S KS", id="follow-suit-no-need-to-beat"),
+    pytest.param("2S 5H T3", "KS", "2S", id="follow-suit-even-when-losing"),
+    pytest.param("2S T3 EX", "QS", "2S EX", id="follow-suit-or-excuse"),
+    pytest.param("2S 5H", "QS EX", "2S", id="excuse-second-does-not-change-suit"),
+    # void: must trump
+    pytest.param("5H T3 T10", "QS", "T3 T10", id="void-must-trump"),
+    pytest.param("5H T3 T10 EX", "QS", "T3 T10 EX", id="void-must-trump-or-excuse"),
+    pytest.param("5H T3 T15", "QS T12", "T15", id="void-must-overtrump"),
+    pytest.param("5H T3 T16 T20", "QS T15 T9", "T16 T20", id="overtrump-the-highest-not-the-last"),
+    pytest.param("5H T3 T5", "QS T12", "T3 T5", id="cannot-overtrump-any-trump"),
+    pytest.param("5H T3 T5 EX", "QS T12", "T3 T5 EX", id="cannot-overtrump-any-trump-or-excuse"),
+    # no suit card and no trump: any card
+    pytest.param("5H 7D EX", "QS T12", "5H 7D EX", id="no-suit-no-trump-any-card"),
+    pytest.param("5H 7D KC", "QS", "5H 7D KC", id="no-suit-no-trump-discard"),
+    # trump led
+    pytest.param("T3 T10 T20 KS", "T8", "T10 T20", id="trump-led-must-overtrump"),
+    pytest.param("T3 T10 KS", "T8 T15", "T3 T10", id="trump-led-cannot-overtrump-any-trump"),
+    pytest.param("KS 5H", "T8", "KS 5H", id="trump-led-no-trump-any-card"),
+    pytest.param("T3 T10 EX", "T8", "T10 EX", id="trump-led-overtrump-or-excuse"),
+    pytest.param("EX KS 5H", "T8", "KS 5H EX", id="only-excuse-on-trump-lead-forces-nothing"),
+    pytest.param("EX KS 5H", "T8 T12", "KS 5H EX", id="only-excuse-after-trumps-forces-nothing"),
+    # the Excuse led: the next card sets the suit
+    pytest.param("2H KS T4 EX", "", "2H KS T4 EX", id="lead-anything"),
+    pytest.param("2H KS T4", "EX", "2H KS T4", id="excuse-led-anything"),
+    pytest.param("2H KS T4", "EX 5H", "2H", id="excuse-led-next-card-sets-suit"),
+    pytest.param("KS T4", "EX 5H", "T4", id="excuse-led-void-must-trump"),
+    pytest.param("T3 T7 KS", "EX T5", "T7", id="excuse-led-then-trump-must-overtrump"),
+]
+
+
+@pytest.mark.parametrize("hand_tokens, trick, expected", LEGAL_CASES)
+def test_legal_plays(hand_tokens: str, trick: str, expected: str) -> None:
+    assert legal_tokens(hand_tokens, trick) == sorted_tokens(parse_cards(expected))
+
+
+def test_must_overtrump_even_over_a_partner() -> None:
+    # taker at seat 0 leads a spade, defender 1 trumps, defender 2 (his partner) must overtrump
+    state = new_state(["KS 2H", "T12 3H", "T3 T15 5H", "2S 4H"])
+    play(state, "KS T12")
+    assert sorted_tokens(state.legal()) == ["T15"]
+    with pytest.raises(IllegalMoveError) as info:
+        state.play(parse_card("T3"))
+    assert "'T3'" in str(info.value) and "T15" in str(info.value)
+
+
+def test_play_rejects_cards_not_held_and_after_the_end() -> None:
+    state = new_state(["KS", "2S", "3S", "4S"])
+    with pytest.raises(IllegalMoveError, match="'QS'"):
+        state.play(parse_card("QS"))
+    play(state, "KS 2S 3S 4S")
+    assert state.over
+    with pytest.raises(IllegalMoveError, match="after the end"):
+        state.play(parse_card("KS"))
+
+
+# Trick winners -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "trick, winner",
+    [
+        ("QS 2S KS 5S", 2),  # highest of the led suit
+        ("2S KH QH 3S", 3),  # off-suit cards never win
+        ("QS 5H 2S T1", 3),  # any trump beats the suit
+        ("QS T5 T15 T2", 2),  # highest trump
+        ("T2 T21 T20 KS", 1),
+        ("EX 5H KH 2H", 2),  # the Excuse led: the next card sets the suit
+        ("2H EX 5H 3H", 2),  # the Excuse never wins
+        ("EX T3 5S T4", 3),
+        ("EX 5H KH T21", 3),
+    ],
+)
+def test_trick_winner(trick: str, winner: int) -> None:
+    assert trick_winner(parse_cards(trick)) == winner
+
+
+def test_trick_winner_slam_excuse_lead() -> None:
+    trick = parse_cards("EX 5H KH T21")
+    assert trick_winner(trick, excuse_slam_lead=True) == 0
+    assert trick_winner(trick, excuse_slam_lead=False) == 3
+    # the flag only matters when the Excuse is led
+    assert trick_winner(parse_cards("5H EX KH 2H"), excuse_slam_lead=True) == 2
+
+
+# The Excuse --------------------------------------------------------------------
+
+
+def test_excuse_exchange_defence_owner_taker_wins() -> None:
+    state = play(new_state(["KS 5H", "EX 6H", "2S 7H", "3S 8H"]), "KS EX 2S 3S")
+    assert state.tricks[0].winner == 0
+    # taker: KS 9 + 2S 1 + 3S 1 + the half-point card given in exchange 1; defence keeps EX as 8
+    assert (state.taker_hp, state.defence_hp) == (12, 8)
+    assert state.oudler_camp[EXCUSE] is False
+    play(state, "5H 6H 7H 8H")
+    assert state.tricks[1].winner == 3
+    assert (state.taker_hp, state.defence_hp) == (12, 12)
+
+
+def test_excuse_exchange_taker_owner_defence_wins() -> None:
+    state = play(new_state(["EX 5H", "KS 6H", "2S 7H", "3S 8H"], leader=1), "KS 2S 3S EX")
+    assert (state.taker_hp, state.defence_hp) == (8, 12)
+    assert state.oudler_camp[EXCUSE] is True
+
+
+def test_excuse_exchange_when_own_camp_wins() -> None:
+    state = play(new_state(["5S 5H", "EX 6H", "KS 7H", "3S 8H"]), "5S EX KS 3S")
+    assert state.tricks[0].winner == 2
+    assert (state.taker_hp, state.defence_hp) == (0, 20)
+    assert state.oudler_camp[EXCUSE] is False
+
+
+def test_excuse_to_last_trick_changes_camp_even_when_own_camp_wins() -> None:
+    state = play(new_state(["KS 2H", "2S EX", "3S KH", "4S 3H"]), "KS 2S 3S 4S  2H EX KH 3H")
+    assert state.tricks[-1].winner == 2  # the defence wins the last trick ...
+    assert state.oudler_camp[EXCUSE] is True  # ... but its Excuse goes to the taker
+    assert (state.taker_hp, state.defence_hp) == (12 + 9, 11)
+    assert state.taker_oudlers() == 1
+
+
+def test_taker_excuse_to_last_trick_goes_to_the_defence() -> None:
+    state = play(new_state(["2S EX", "KS 2H", "3S KH", "4S 3H"], leader=1), "KS 3S 4S 2S  2H KH 3H EX")
+    assert state.oudler_camp[EXCUSE] is False
+    assert (state.taker_hp, state.defence_hp) == (0, 32)
+
+
+def test_excuse_led_to_last_trick_without_slam_changes_camp() -> None:
+    state = new_state(["2S KH EX", "KS 2H 5D", "3S 3H 6D", "4S 4H 7D"], leader=1)
+    play(state, "KS 3S 4S 2S  2H 3H 4H KH  EX 5D 6D 7D")
+    assert [t.winner for t in state.tricks] == [1, 0, 3]
+    assert state.oudler_camp[EXCUSE] is False
+    assert (state.taker_hp, state.defence_hp) == (12, 24)
+    assert state.slam() is None
+
+
+@pytest.mark.parametrize(
+    "hands, leader, cards, camp",
+    [
+        pytest.param(["KS EX", "2S 2H", "3S 3H", "4S 4H"], 0, "KS 2S 3S 4S  EX 2H 3H 4H", True, id="taker"),
+        pytest.param(["2S 2H", "KS EX", "3S 3H", "4S 4H"], 1, "KS 3S 4S 2S  EX 3H 4H 2H", False, id="defence"),
+        pytest.param(
+            ["2S 2H 5C", "KS 3H 6C", "3S KH EX", "4S 4H 7C"], 0, "2S KS 3S 4S  3H KH 4H 2H  EX 7C 5C 6C", False,
+            id="defence-other-player",
+        ),
+    ],
+)
+def test_slam_excuse_lead_wins_the_last_trick(hands: List[str], leader: int, cards: str, camp: bool) -> None:
+    state = play(new_state(hands, leader=leader), cards)
+    assert state.tricks[-1].winner == state.tricks[-1].leader
+    assert state.oudler_camp[EXCUSE] is camp
+    assert state.slam() is camp
+    assert (state.defence_hp if camp else state.taker_hp) == 0
+
+
+# Petit au bout ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "hands, leader, cards, expected",
+    [
+        pytest.param(["KS T5", "2S T1", "3S 2H", "4S 3H"], 0, "KS 2S 3S 4S  T5 T1 2H 3H", True, id="taker-captures"),
+        pytest.param(["KS T1", "2S T5", "3S 2H", "4S 3H"], 0, "KS 2S 3S 4S  T1 T5 2H 3H", False, id="defence-captures"),
+        pytest.param(["KS T1", "2S 5H", "3S 2H", "4S 3H"], 0, "KS 2S 3S 4S  T1 5H 2H 3H", True, id="taker-keeps"),
+        pytest.param(["KS 5H", "2S T1", "3S T4", "4S 3H"], 0, "KS 2S 3S 4S  5H T1 T4 3H", False, id="defence-keeps"),
+        pytest.param(["T1 5H", "2S 6H", "3S 2H", "4S 3H"], 1, "2S 3S 4S T1  5H 6H 2H 3H", None, id="not-last"),
+        pytest.param(
+            ["KS T1 EX", "2S 2H 2D", "3S 3H 3D", "4S 4H 4D"], 0, "KS 2S 3S 4S  T1 2H 3H 4H  EX 2D 3D 4D", True,
+            id="taker-slam-second-to-last",
+        ),
+        pytest.param(
+            ["2S 2H 2D", "KS T1 EX", "3S 3H 3D", "4S 4H 4D"], 1, "KS 3S 4S 2S  T1 3H 4H 2H  EX 3D 4D 2D", False,
+            id="defence-slam-second-to-last",
+        ),
+        pytest.param(
+            ["2S T1 EX", "KS 2H 2D", "3S 3H 3D", "4S 4H 4D"], 1, "KS 3S 4S 2S  2H 3H 4H T1  EX 2D 3D 4D", None,
+            id="excuse-led-last-without-slam",
+        ),
+    ],
+)
+def test_petit_au_bout(hands: List[str], leader: int, cards: str, expected: Optional[bool]) -> None:
+    state = play(new_state(hands, leader=leader), cards)
+    assert state.over
+    assert state.petit_au_bout() is expected
+
+
+# Whole deals built to end in a slam --------------------------------------------
+
+
+def deal_around(taker_hand: str, seat: int, dog: str) -> List[int]:
+    """Hands with ``taker_hand`` at ``seat``; the other seats share what is left after the dog."""
+    fixed = hand(taker_hand)
+    rest = cards_of(FULL_DECK & ~fixed & ~hand(dog))
+    others = [mask_of(rest[i * 18:(i + 1) * 18]) for i in range(3)]
+    others.insert(seat, fixed)
+    return others
+
+
+def play_leads(state: PlayState, lead_order: str, prefer_excuse: bool = False) -> None:
+    """Play to the end: the leader's seat plays ``lead_order``, the others their lowest legal card
+    (or the Excuse first if ``prefer_excuse``)."""
+    leads = iter(parse_cards(lead_order))
+    while not state.over:
+        legal = state.legal()
+        if not state.trick:
+            card = next(leads)
+        elif prefer_excuse and legal >> EXCUSE & 1:
+            card = EXCUSE
+        else:
+            card = cards_of(legal)[0]
+        state.play(card)
+
+
+def test_taker_slam_with_the_defence_keeping_the_excuse() -> None:
+    trumps = " ".join(f"T{n}" for n in range(21, 3, -1))  # T21 .. T4
+    dog = "1S 2S 3S 4S 5S 6S"
+    hands = deal_around(trumps, 0, dog)
+    state = opening_state(hands, hand(dog), 0, Contract.GARDE_SANS, leader=0)
+    play_leads(state, trumps, prefer_excuse=True)
+    assert state.tricks[0].cards.count(EXCUSE) == 1  # the defence gave the Excuse up at once
+    assert state.slam() is True
+    assert state.taker_hp == 174 and state.defence_hp == 8
+    assert state.oudler_camp == {PETIT: True, TRUMP21: True, EXCUSE: False}
+    r = score(Contract.GARDE_SANS, state.taker_hp, state.taker_oudlers(), slam=slam_outcome(False, state.slam()))
+    assert r.margin == 87 - 41 and r.unit == (25 + 46) * 4 + 200
+
+
+def test_taker_announced_slam_with_petit_au_bout_before_the_excuse() -> None:
+    leads = " ".join(f"T{n}" for n in range(21, 5, -1)) + " T1 EX"
+    dog = "1S 2S 3S 4S 5S 6S"
+    state = opening_state(deal_around(leads, 0, dog), hand(dog), 0, Contract.GARDE_SANS, leader=0)
+    play_leads(state, leads)
+    assert state.tricks[-2].cards[0] == PETIT and state.tricks[-1].cards[0] == EXCUSE
+    assert state.slam() is True and state.petit_au_bout() is True
+    assert (state.taker_hp, state.taker_oudlers()) == (TOTAL_HALF_POINTS, 3)
+    r = score(Contract.GARDE_SANS, state.taker_hp, 3, petit_au_bout=True, slam=slam_outcome(True, True))
+    assert r.unit == (25 + 55) * 4 + 40 + 400
+
+
+def test_defence_slam_with_petit_au_bout_before_the_excuse() -> None:
+    leads = " ".join(f"T{n}" for n in range(17, 1, -1)) + " T1 EX"
+    dog = "T18 T19 T20 T21 KS QS"
+    rest = cards_of(FULL_DECK & ~hand(leads) & ~hand(dog))
+    hands = [mask_of(rest[:18]), hand(leads), mask_of(rest[18:36]), mask_of(rest[36:])]
+    state = opening_state(hands, hand(dog), 0, Contract.GARDE_CONTRE, leader=1)
+    play_leads(state, leads)
+    assert state.slam() is False and state.petit_au_bout() is False
+    assert (state.taker_hp, state.defence_hp, state.taker_oudlers()) == (0, TOTAL_HALF_POINTS, 0)
+    r = score(Contract.GARDE_CONTRE, 0, 0, petit_au_bout=False, slam=slam_outcome(False, False))
+    assert r.unit == -(25 + 56) * 6 - 60 - 200
+
+
+# Random whole games --------------------------------------------------------------
+
+
+def random_discard(full: int, rng: random.Random) -> List[int]:
+    """A legal discard: six non-trumps if possible, else all of them and the trumps needed."""
+    plain = cards_of(discardable(full) & ~TRUMPS_MASK)
+    if len(plain) >= 6:
+        return rng.sample(plain, 6)
+    return plain + rng.sample(cards_of(discardable(full) & TRUMPS_MASK), 6 - len(plain))
+
+
+def assert_follows_the_rules(held: int, trick: List[int], card: int) -> None:
+    """Each rule statement of RULES.md checked on one play, from the player's hand."""
+    led = next((c for c in trick if c != EXCUSE), None)
+    if card == EXCUSE or led is None:
+        return
+    led_suit = suit_of(led)
+    has_suit = bool(held & suit_mask(led_suit)) and not is_trump(led)
+    has_trump = bool(held & TRUMPS_MASK)
+    if has_suit:
+        assert suit_of(card) == led_suit, "must follow suit"
+    elif has_trump:
+        assert is_trump(card), "must trump"
+    if is_trump(card):
+        top = max((c for c in trick if is_trump(c)), default=-1)
+        if card < top:
+            assert not held & TRUMPS_MASK & ~((1 << (top + 1)) - 1), "must overtrump when able"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_whole_game(seed: int) -> None:
+    rng = random.Random(seed)
+    deck = list(range(NUM_CARDS))
+    rng.shuffle(deck)
+    hands = [mask_of(deck[18 * s:18 * (s + 1)]) for s in range(4)]
+    dog = mask_of(deck[72:])
+    taker, dealer = rng.randrange(4), rng.randrange(4)
+    contract = CONTRACTS[seed % len(CONTRACTS)]
+    discard = random_discard(hands[taker] | dog, rng) if contract.taker_takes_dog else None
+    state = opening_state(hands, dog, taker, contract, (dealer + 1) % 4, discard)
+    aside_hp = state.taker_hp + state.defence_hp
+    assert aside_hp == (state.taker_hp if contract.dog_to_taker else state.defence_hp)
+    assert all(count(h) == 18 for h in state.hands)
+
+    played: List[int] = []
+    while not state.over:
+        seat, held, trick = state.to_play, state.hands[state.to_play], list(state.trick)
+        card = rng.choice(cards_of(state.legal()))
+        assert held >> card & 1
+        assert_follows_the_rules(held, trick, card)
+        leader_before = state.leader
+        state.play(card)
+        played.append(card)
+        if not state.trick:  # a trick was completed: its winner leads the next
+            assert state.tricks[-1].leader == leader_before
+            assert state.leader == state.tricks[-1].winner
+
+    assert len(played) == 72 and len(set(played)) == 72
+    assert len(state.tricks) == 18 and all(len(t.cards) == 4 for t in state.tricks)
+    assert state.taker_hp + state.defence_hp == TOTAL_HALF_POINTS
+    assert set(state.oudler_camp) == {PETIT, TRUMP21, EXCUSE}
+    oudlers = state.taker_oudlers()
+    r = score(
+        contract, state.taker_hp, oudlers, petit_au_bout=state.petit_au_bout(),
+        slam=slam_outcome(False, state.slam()),
+    )
+    assert r.made is (state.margin_hp() >= 0)
+    assert sum(r.scores(taker)) == 0
+
+
+# The discard --------------------------------------------------------------------
+
+RICH = "KS KH KD KC T1 T21 EX 2S 3S 4S 5S 6S 7S 8S 9S 10S T2 T3 T4 T5 T6 T7 T8 T9"
+POOR = "KS KH KD KC T1 T21 EX 2S 3S 4S T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 T14 T15"
+
+
+@pytest.mark.parametrize(
+    "full, discard",
+    [
+        (RICH, "2S 3S 4S 5S 6S 7S"),
+        (RICH, "5S 6S 7S 8S 9S 10S"),
+        (POOR, "2S 3S 4S T2 T3 T4"),  # three plain cards: exactly three trumps
+        (POOR, "4S 2S T15 3S T9 T10"),
+    ],
+)
+def test_legal_discard(full: str, discard: str) -> None:
+    assert count(hand(full)) == 24
+    check_discard(hand(full), parse_cards(discard))
+
+
+@pytest.mark.parametrize(
+    "full, discard, token",
+    [
+        (RICH, "KS 3S 4S 5S 6S 7S", "KS"),  # never a king
+        (RICH, "T1 3S 4S 5S 6S 7S", "T1"),  # never an oudler
+        (RICH, "2S 3S 4S 5S 6S T21", "T21"),
+        (RICH, "2S 3S 4S 5S 6S EX", "EX"),
+        (RICH, "2S 3S 4S 5S 6S T2", "T2"),  # a trump while six other cards could go
+        (RICH, "2S 3S 4S 5S 6S QH", "QH"),  # not held
+        (POOR, "2S 3S T2 T3 T4 T5", "T2"),  # more trumps than needed
+        (POOR, "2S 3S 4S T2 T3 KS", "KS"),
+        (POOR, "2S 2S 3S T2 T3 T4", "2S"),  # a card twice
+        (RICH, "2S 3S 4S 5S 6S 6S", "6S"),
+    ],
+)
+def test_illegal_discard(full: str, discard: str, token: str) -> None:
+    with pytest.raises(IllegalMoveError) as info:
+        check_discard(hand(full), parse_cards(discard, allow_duplicates=True))
+    assert info.value.token == token and f"'{token}'" in str(info.value)
+
+
+@pytest.mark.parametrize("discard", ["2S 3S 4S 5S 6S", "2S 3S 4S 5S 6S 7S 8S"])
+def test_discard_must_hold_six_cards(discard: str) -> None:
+    with pytest.raises(IllegalMoveError, match="6 cards"):
+        check_discard(hand(RICH), parse_cards(discard))
+
+
+def test_discardable_excludes_kings_and_oudlers() -> None:
+    assert sorted_tokens(discardable(hand("KS QS T1 T21 EX T2 5H"))) == ["QS", "5H", "T2"]
+
+
+def test_opening_state_credits_the_discard_or_the_dog() -> None:
+    dog = hand("5S 6S 7S 8S 9S 10S")
+    hands = [hand(RICH) & ~dog, 0, 0, 0]
+    # garde: the taker takes the dog and discards; the discard counts for him
+    state = opening_state(hands, dog, 0, Contract.GARDE, 1, parse_cards("2S 3S 4S 5S 6S 7S"))
+    assert (state.taker_hp, state.defence_hp) == (6, 0)
+    assert state.hands[0] == hand(RICH) & ~hand("2S 3S 4S 5S 6S 7S")
+    with pytest.raises(RecordError):
+        opening_state(hands, dog, 0, Contract.PRISE, 1)
+    with pytest.raises(IllegalMoveError):
+        opening_state(hands, dog, 0, Contract.PRISE, 1, parse_cards("KS 3S 4S 5S 6S 7S"))
+    # garde sans: the unseen dog counts for the taker; garde contre: for the defence
+    assert opening_state(hands, dog, 0, Contract.GARDE_SANS, 1).taker_hp == 6
+    state = opening_state(hands, dog, 0, Contract.GARDE_CONTRE, 1)
+    assert (state.taker_hp, state.defence_hp, state.hands[0]) == (0, 6, hands[0])
+
+
+# Poignées -----------------------------------------------------------------------
+
+TRUMPS_1_TO = {n: " ".join(f"T{i}" for i in range(1, n + 1)) for n in range(1, 22)}
+
+
+@pytest.mark.parametrize(
+    "held, shown, level",
+    [
+        (TRUMPS_1_TO[10] + " KS", TRUMPS_1_TO[10], 0),
+        (TRUMPS_1_TO[12] + " KS", TRUMPS_1_TO[10], 0),  # more trumps than shown: fine
+        (TRUMPS_1_TO[13], TRUMPS_1_TO[13], 1),
+        (TRUMPS_1_TO[15] + " EX", TRUMPS_1_TO[15], 2),
+        (TRUMPS_1_TO[9] + " EX KS", TRUMPS_1_TO[9] + " EX", 0),  # 9 trumps + the Excuse
+        (TRUMPS_1_TO[12] + " EX", TRUMPS_1_TO[12] + " EX", 1),
+        (TRUMPS_1_TO[14] + " EX", TRUMPS_1_TO[14] + " EX", 2),
+    ],
+)
+def test_poignee_level(held: str, shown: str, level: int) -> None:
+    assert poignee_level(hand(held), parse_cards(shown)) == level
+
+
+@pytest.mark.parametrize(
+    "held, shown, token",
+    [
+        (TRUMPS_1_TO[10] + " EX", TRUMPS_1_TO[9] + " EX", "EX"),  # 10 trumps: the Excuse may not be shown
+        (TRUMPS_1_TO[14] + " EX", TRUMPS_1_TO[12] + " EX", "EX"),
+        (TRUMPS_1_TO[9] + " KS", TRUMPS_1_TO[9] + " KS", "KS"),  # not a trump
+        (TRUMPS_1_TO[9] + " KS", TRUMPS_1_TO[9] + " T21", "T21"),  # not held
+        (TRUMPS_1_TO[10], "T1 T1 T2 T3 T4 T5 T6 T7 T8 T9", "T1"),  # a card twice
+        (TRUMPS_1_TO[12], TRUMPS_1_TO[11], None),  # exactly 10 / 13 / 15
+        (TRUMPS_1_TO[12], TRUMPS_1_TO[9], None),
+        (TRUMPS_1_TO[21], TRUMPS_1_TO[16], None),
+    ],
+)
+def test_bad_poignee(held: str, shown: str, token: Optional[str]) -> None:
+    with pytest.raises(RecordError) as info:
+        poignee_level(hand(held), parse_cards(shown, allow_duplicates=True))
+    assert info.value.token == token
+
+
+# Petit sec and bidding ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "held, sec",
+    [
+        ("T1 KS 2H 3D", True),
+        ("T1 EX KS", False),
+        ("T1 T2 KS", False),
+        ("KS 2H", False),
+        ("T2 KS", False),
+    ],
+)
+def test_is_petit_sec(held: str, sec: bool) -> None:
+    assert is_petit_sec(hand(held)) is sec
+
+
+@pytest.mark.parametrize(
+    "bids, result",
+    [
+        ([], None),
+        (["pass"] * 4, None),
+        (["prise", "pass", "pass", "pass"], (0, Contract.PRISE)),
+        (["pass", "garde", "pass", "garde_contre"], (3, Contract.GARDE_CONTRE)),
+        (["PASS", "Garde-Sans"], (1, Contract.GARDE_SANS)),
+        (["prise", "garde", "garde_sans", "garde_contre"], (3, Contract.GARDE_CONTRE)),
+    ],
+)
+def test_bidding_result(bids: List[str], result: object) -> None:
+    assert bidding_result(bids) == result
+
+
+@pytest.mark.parametrize(
+    "bids, token",
+    [
+        (["prise", "prise"], "prise"),  # must beat the previous bid
+        (["garde", "pass", "prise"], "prise"),
+        (["garde_contre", "garde_sans"], "garde_sans"),
+        (["pass", "pass", "pass", "pass", "garde"], "garde"),  # each player speaks once
+        (["pass", "misere"], "misere"),
+    ],
+)
+def test_bad_bidding(bids: List[str], token: str) -> None:
+    with pytest.raises(RecordError) as info:
+        bidding_result(bids)
+    assert info.value.token == token and f"'{token}'" in str(info.value)
+

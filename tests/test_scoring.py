@@ -1,0 +1,219 @@
+"""FFT scoring: the federation's worked examples, rounding, multipliers, slams, bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+from tarot_solver.errors import RecordError, TarotError
+from tarot_solver.scoring import SLAM_OUTCOMES, ScoreResult, margin_points, score, slam_outcome
+from tarot_solver.variant import CONTRACTS, FOUR_PLAYERS, THREE_PLAYERS, Contract
+
+G, GS, P, GC = Contract.GARDE, Contract.GARDE_SANS, Contract.PRISE, Contract.GARDE_CONTRE
+
+
+# contract, points (whole or .5), oudlers, petit au bout, poignées, slam -> margin, U, taker score
+FFT_EXAMPLES = [
+    pytest.param(G, 49, 2, True, (0,), None, 8, 106, 318, id="a-garde-49-poignee-petit"),
+    pytest.param(G, 87, 2, True, (0,), "announced-made", 46, 582, 1746, id="b-garde-announced-slam"),
+    pytest.param(GS, 45, 2, False, (), None, 4, 76, 228, id="c-garde-sans-petit-to-defence"),
+    pytest.param(P, 44, 1, True, (0,), None, -7, -42, -126, id="d-prise-fails-by-7"),
+    pytest.param(G, 52, 2, None, (0,), None, 11, 92, 276, id="e-defender-poignee-to-taker"),
+]
+
+
+@pytest.mark.parametrize("contract, points, oudlers, petit, poignees, slam, margin, unit, taker", FFT_EXAMPLES)
+def test_fft_worked_examples(contract, points, oudlers, petit, poignees, slam, margin, unit, taker):
+    r = score(contract, int(points * 2), oudlers, petit_au_bout=petit, poignees=poignees, slam=slam)
+    assert (r.margin, r.unit, r.taker, r.defender) == (margin, unit, taker, -unit)
+    assert r.made is (margin >= 0)
+    assert sum(r.scores(0)) == 0
+
+
+@pytest.mark.parametrize(
+    "points, oudlers, margin",
+    [
+        (41, 2, 0),  # exactly the target: made by 0
+        (41.5, 2, 1),  # half a point over: made by 1
+        (40.5, 2, -1),  # half a point short: fails by 1
+        (42, 2, 1),
+        (40, 2, -1),
+        (55.5, 0, -1),
+        (56, 0, 0),
+        (50.5, 1, -1),
+        (51, 1, 0),
+        (36, 3, 0),
+        (35.5, 3, -1),
+        (91, 3, 55),
+        (0, 0, -56),
+        (0.5, 0, -56),  # 55.5 short rounds up to 56
+        (91, 0, 35),
+    ],
+)
+def test_margin_rounding(points, oudlers, margin):
+    hp = int(points * 2)
+    assert margin_points(hp, oudlers) == margin
+    r = score(P, hp, oudlers)
+    assert r.margin == margin
+    assert r.made is (margin >= 0)
+    assert r.unit == (25 + abs(margin)) * (1 if margin >= 0 else -1)
+
+
+@pytest.mark.parametrize(
+    "contract, mult", [(P, 1), (G, 2), (GS, 4), (GC, 6)], ids=lambda v: getattr(v, "value", str(v))
+)
+def test_contract_multipliers(contract, mult):
+    assert contract.multiplier == mult
+    # made by 10: (25 + 10) * mult; failed by 10: the same, negative
+    assert score(contract, 2 * 51, 2).unit == 35 * mult
+    assert score(contract, 2 * 31, 2).unit == -35 * mult
+    # petit au bout is multiplied too, whoever wins the contract
+    assert score(contract, 2 * 51, 2, petit_au_bout=True).unit == 45 * mult
+    assert score(contract, 2 * 51, 2, petit_au_bout=False).unit == 25 * mult
+    assert score(contract, 2 * 31, 2, petit_au_bout=True).unit == -25 * mult
+    assert score(contract, 2 * 31, 2, petit_au_bout=False).unit == -45 * mult
+    # poignées are never multiplied
+    assert score(contract, 2 * 51, 2, poignees=(2,)).unit == 35 * mult + 40
+
+
+def test_contract_name_is_accepted():
+    assert score("garde_sans", 90, 2) == score(GS, 90, 2)
+
+
+@pytest.mark.parametrize(
+    "poignees, made_bonus",
+    [((), 0), ((0,), 20), ((1,), 30), ((2,), 40), ((0, 0), 40), ((0, 1, 2), 90)],
+)
+def test_poignees_go_to_the_contract_winner(poignees, made_bonus):
+    assert score(G, 2 * 41, 2, poignees=poignees).unit == 25 * 2 + made_bonus
+    assert score(G, 2 * 40, 2, poignees=poignees).unit == -26 * 2 - made_bonus
+
+
+@pytest.mark.parametrize(
+    "slam, bonus",
+    [(None, 0), ("announced-made", 400), ("unannounced-made", 200), ("announced-failed", -200), ("defence", -200)],
+)
+def test_slam_bonus(slam, bonus):
+    base = score(G, 2 * 60, 1).unit
+    assert score(G, 2 * 60, 1, slam=slam).unit == base + bonus
+
+
+def test_defence_slam():
+    # garde, taker with nothing but a worthless discard: fails by 56, defence slam
+    r = score(G, 0, 0, slam="defence")
+    assert r.unit == -(25 + 56) * 2 - 200
+    assert r.scores(2) == [-r.unit, -r.unit, 3 * r.unit, -r.unit]
+
+
+def test_announced_slam_failed():
+    # the taker announced, lost a trick, still made the contract by 20
+    r = score(GS, 2 * 61, 2, slam="announced-failed")
+    assert r.made and r.unit == 45 * 4 - 200
+
+
+def test_taker_slam_with_the_defence_keeping_the_excuse():
+    # the taker takes every trick but the defence kept the Excuse: 87 points, 2 oudlers
+    r = score(G, 174, 2, slam="unannounced-made")
+    assert r.margin == 46 and r.unit == (25 + 46) * 2 + 200
+
+
+@pytest.mark.parametrize(
+    "announced, camp, outcome",
+    [
+        (True, True, "announced-made"),
+        (False, True, "unannounced-made"),
+        (True, None, "announced-failed"),
+        (False, None, None),
+        (False, False, "defence"),
+        (True, False, "defence"),
+    ],
+)
+def test_slam_outcome(announced, camp, outcome):
+    assert slam_outcome(announced, camp) == outcome
+    assert outcome is None or outcome in SLAM_OUTCOMES
+
+
+@pytest.mark.parametrize("taker", range(4))
+@pytest.mark.parametrize("contract, points, oudlers, petit, poignees, slam, margin, unit, taker_score", FFT_EXAMPLES)
+def test_scores_by_seat_sum_to_zero(taker, contract, points, oudlers, petit, poignees, slam, margin, unit,
+                                    taker_score):
+    r = score(contract, int(points * 2), oudlers, petit_au_bout=petit, poignees=poignees, slam=slam)
+    seats = r.scores(taker)
+    assert sum(seats) == 0
+    assert seats[taker] == taker_score
+    assert all(s == -unit for i, s in enumerate(seats) if i != taker)
+
+
+def test_three_player_shares():
+    r = score(G, 2 * 51, 2, variant=THREE_PLAYERS)
+    assert (r.unit, r.taker, r.defender) == (70, 140, -70)
+    assert r.scores(1, players=3) == [-70, 140, -70]
+
+
+def test_score_result_is_frozen():
+    r = score(P, 100, 1)
+    assert isinstance(r, ScoreResult)
+    with pytest.raises(AttributeError):
+        r.unit = 0  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "kwargs, token",
+    [
+        (dict(contract="guarde"), "guarde"),
+        (dict(contract=3), "3"),
+        (dict(contract=None), "None"),
+        (dict(taker_half_points=183), "183"),
+        (dict(taker_half_points=-1), "-1"),
+        (dict(taker_half_points=80.5), "80.5"),
+        (dict(taker_half_points=True), "True"),
+        (dict(oudlers=4), "4"),
+        (dict(oudlers=-1), "-1"),
+        (dict(oudlers="2"), "2"),
+        (dict(slam="made"), "made"),
+        (dict(slam="announced_made"), "announced_made"),
+        (dict(poignees=(3,)), "3"),
+        (dict(poignees=(-1,)), "-1"),
+        (dict(poignees=("simple",)), "simple"),
+        (dict(poignees="simple"), "simple"),
+        (dict(poignees=1), "1"),
+        (dict(petit_au_bout="attack"), "attack"),
+    ],
+)
+def test_bad_inputs(kwargs, token):
+    args = dict(contract=G, taker_half_points=100, oudlers=2)
+    args.update(kwargs)
+    contract, hp, oudlers = args.pop("contract"), args.pop("taker_half_points"), args.pop("oudlers")
+    with pytest.raises(TarotError) as info:
+        score(contract, hp, oudlers, **args)
+    assert f"'{token}'" in str(info.value)
+    assert info.value.token == token
+
+
+@pytest.mark.parametrize("hp, oudlers", [(200, 1), (10, 5)])
+def test_margin_points_validates(hp, oudlers):
+    with pytest.raises(RecordError):
+        margin_points(hp, oudlers)
+
+
+@pytest.mark.parametrize("seat", [-1, 4, "0", True])
+def test_scores_bad_seat(seat):
+    with pytest.raises(TarotError):
+        score(P, 100, 1).scores(seat)
+
+
+def test_scores_with_unbalanced_table_size():
+    with pytest.raises(TarotError):
+        score(P, 100, 1).scores(0, players=3)
+
+
+def test_every_contract_scores_with_default_variant():
+    for contract in CONTRACTS:
+        r = score(contract, 2 * 56, 0, variant=FOUR_PLAYERS)
+        assert r.made and r.margin == 0 and r.unit == 25 * contract.multiplier
+
+
+def test_half_point_short_flips_petit_and_poignee_sides():
+    # docs/rules.md: example (a) with 40.5 points fails by 1; the petit au bout stays with
+    # the taker, the poignée goes to the defence
+    r = score(G, 81, 2, petit_au_bout=True, poignees=(0,))
+    assert (r.made, r.margin, r.unit, r.taker) == (False, -1, -52, -156)
