@@ -128,11 +128,9 @@ def parse_card(token: str) -> int:
         if 1 <= n <= 21:
             return TRUMP_BASE + n - 1
         raise CardError(f"unknown card '{token}': trumps run from 1 to 21", token=token)
-    if len(t) >= 2:
-        for suit_len in (1,):
-            rank, suit = t[:-suit_len], t[-suit_len:]
-            if suit in _SUIT_ALIASES and rank in _RANK_ALIASES:
-                return _SUIT_ALIASES[suit] * 14 + _RANK_ALIASES[rank] - 1
+    rank, suit = t[:-1], t[-1:]
+    if suit in _SUIT_ALIASES and rank in _RANK_ALIASES:
+        return _SUIT_ALIASES[suit] * 14 + _RANK_ALIASES[rank] - 1
     raise CardError(f"unknown card '{token}'", token=token)
 
 

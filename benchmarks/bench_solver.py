@@ -1,0 +1,143 @@
+"""Solver benchmark: full realistic deals and the frontier of cut positions.
+
+    python benchmarks/bench_solver.py full [--deals N] [--time-limit S] [--mode both]
+    python benchmarks/bench_solver.py frontier [--depths 6,8,10] [--deals N] [--time-limit S]
+    python benchmarks/bench_solver.py nodes --depth 10 [--deals N]   # node counts only
+
+``full`` solves the benchmark deals (``benchmarks/deals.jsonl``) from the first
+lead; ``frontier`` solves positions cut from the same deals with k tricks left (a
+seeded random legal prefix).  Both report median, 95th percentile and max time,
+the number answered within the limit, nodes per second, table hit rate and peak
+memory.  Searches stopped by the limit count at the limit in the percentiles.
+One core, one Solver whose table is cleared before each position.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Dict, List
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from deals import load  # noqa: E402
+
+from tarot_solver.cards import cards_of  # noqa: E402
+from tarot_solver.records import DealRecord  # noqa: E402
+from tarot_solver.rules import PlayState  # noqa: E402
+from tarot_solver.solver import Solver  # noqa: E402
+
+FRONTIER_SEED = 7
+
+
+def cut(state: PlayState, tricks_left: int, rng: random.Random) -> PlayState:
+    """Play a random legal prefix until ``tricks_left`` tricks remain."""
+    state = state.copy()
+    n = state.variant.players * (state.total_tricks - tricks_left)
+    for _ in range(n):
+        state.play(rng.choice(cards_of(state.legal())))
+    return state
+
+
+def positions(depth: int, count: int) -> List[PlayState]:
+    rng = random.Random(FRONTIER_SEED * 100 + depth)
+    out = []
+    for rec in load()[:count]:
+        st = DealRecord.from_json(rec).opening_state()
+        out.append(cut(st, depth, rng) if depth < st.total_tricks else st)
+    return out
+
+
+def pct(xs: List[float], q: float) -> float:
+    xs = sorted(xs)
+    if not xs:
+        return float("nan")
+    i = min(len(xs) - 1, max(0, int(round(q * (len(xs) - 1)))))
+    return xs[i]
+
+
+def run(states: List[PlayState], mode: str, time_limit: float, table_mb: int, verbose: bool) -> Dict:
+    solver = Solver(table_mb)
+    times, nodes, answered, probes, hits = [], [], 0, 0, 0
+    for i, st in enumerate(states):
+        solver.clear()
+        if mode == "made":
+            r = solver.made(st, time_limit=time_limit)
+        else:
+            r = solver.solve(st, time_limit=time_limit, pv=False)
+        ok = r.complete
+        answered += ok
+        times.append(r.seconds if ok else max(r.seconds, time_limit))
+        nodes.append(r.nodes)
+        probes += solver.last_stats.tt_probes
+        hits += solver.last_stats.tt_hits
+        if verbose:
+            print(f"  {i:3d} {mode:5s} {'ok ' if ok else 'LIM'} {r.seconds:8.3f}s {r.nodes:>13,d} nodes"
+                  f" margin={r.margin} bounds={r.margin_bounds} made={r.made}", file=sys.stderr, flush=True)
+    total_t = sum(times)
+    return {
+        "mode": mode,
+        "positions": len(states),
+        "answered": answered,
+        "median_s": statistics.median(times),
+        "p95_s": pct(times, 0.95),
+        "max_s": max(times),
+        "total_nodes": sum(nodes),
+        "nodes_per_s": sum(nodes) / total_t if total_t else 0.0,
+        "tt_hit_rate": hits / probes if probes else 0.0,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def fmt(row: Dict, label: str) -> str:
+    return (f"| {label} | {row['mode']} | {row['answered']}/{row['positions']} | {row['median_s']:.3f} |"
+            f" {row['p95_s']:.3f} | {row['max_s']:.3f} | {row['nodes_per_s'] / 1e6:.1f} M |"
+            f" {row['tt_hit_rate']:.2f} | {row['peak_rss_mb']:.0f} |")
+
+
+HEADER = ("| set | mode | answered | median s | p95 s | max s | nodes/s | table hits | peak RSS MB |\n"
+          "|---|---|---|---|---|---|---|---|---|")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["full", "frontier", "nodes"])
+    ap.add_argument("--deals", type=int, default=52)
+    ap.add_argument("--depths", default="6,8,10,12,14,16,18")
+    ap.add_argument("--depth", type=int, default=10)
+    ap.add_argument("--mode", choices=["made", "exact", "both"], default="both")
+    ap.add_argument("--time-limit", type=float, default=60.0)
+    ap.add_argument("--table-mb", type=int, default=512)
+    ap.add_argument("--json", help="also write the rows to this file")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    a = ap.parse_args()
+    modes = ["made", "exact"] if a.mode == "both" else [a.mode]
+    rows = []
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')} time limit {a.time_limit}s, table {a.table_mb} MB")
+    print(HEADER)
+    if a.what == "nodes":
+        states = positions(a.depth, a.deals)
+        for m in modes:
+            row = run(states, m, a.time_limit, a.table_mb, a.verbose)
+            rows.append(dict(row, depth=a.depth))
+            print(fmt(row, f"{a.depth} left") + f" nodes {row['total_nodes']:,}", flush=True)
+    else:
+        depths = [18] if a.what == "full" else [int(d) for d in a.depths.split(",")]
+        for d in depths:
+            states = positions(d, a.deals)
+            for m in modes:
+                row = run(states, m, a.time_limit, a.table_mb, a.verbose)
+                rows.append(dict(row, depth=d))
+                print(fmt(row, "full deals" if d == 18 else f"{d} tricks left"), flush=True)
+    if a.json:
+        Path(a.json).write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,189 @@
+"""A compact one-line notation for a hand and for a whole deal.
+
+In the spirit of PBN's deal tag and of chess FEN: lenient on input, canonical on
+output (see ``docs/notation.md``).
+
+A hand, grouped by suit, high cards first, trumps as numbers, the Excuse apart::
+
+    S:KQ73 H:CJ10 D:- C:984 T:21.15.3.1 EX
+
+A deal: optional ``key=value`` options, the four hands by seat and the dog, all
+separated by ``/``::
+
+    dealer=0 taker=1 contract=garde / <hand 0> / <hand 1> / <hand 2> / <hand 3> / <dog>
+
+On input, case does not matter, groups come in any order (a missing group is a
+void), ranks may be separated by ``.`` or ``,``, the aliases of
+:mod:`tarot_solver.cards` are understood, and plain card tokens (``KS 10H T21 EX``)
+may stand alone or make up the whole hand.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+from .cards import (
+    EXCUSE,
+    RANK_TOKENS,
+    SUIT_LETTERS,
+    TRUMPS,
+    CardsLike,
+    card_token,
+    parse_card,
+    parse_cards,
+    rank_of,
+    suit_of,
+    tokens,
+)
+from .errors import CardError, RecordError, TarotError
+from .records import VARIANT, check_seat
+from .variant import Contract
+
+TRUMP_GROUP = "T"
+#: deal options, in the order :func:`format_deal` writes them
+OPTIONS = ("dealer", "taker", "contract", "discard", "leader")
+_SEAT_OPTIONS = ("dealer", "taker", "leader")
+_RANK_RE = re.compile(r"10|.")
+
+
+def _group_suit(letter: str, item: str) -> int:
+    """Suit of a group key: ``T`` for trumps, else a suit letter or symbol of cards.py."""
+    if letter == TRUMP_GROUP:
+        return TRUMPS
+    try:
+        return suit_of(parse_card("K" + letter))  # the king of that suit, to reuse the suit aliases
+    except CardError:
+        raise CardError(f"unknown suit '{letter}' in '{item}'", token=letter) from None
+
+
+def _parse_group(item: str) -> List[int]:
+    """The cards of one ``<suit>:<ranks>`` group."""
+    letter, _, ranks = item.partition(":")
+    suit = _group_suit(letter.upper(), item)
+    if ranks in ("", "-"):
+        return []
+    if suit == TRUMPS:
+        out = []
+        for piece in filter(None, re.split(r"[.,]", ranks)):
+            try:
+                card = parse_card("T" + piece if piece.isdigit() else piece)
+            except CardError:
+                raise CardError(f"unknown trump '{piece}' in '{item}'", token=piece) from None
+            if suit_of(card) != TRUMPS and card != EXCUSE:
+                raise CardError(f"'{piece}' in '{item}' is not a trump", token=piece)
+            out.append(card)
+        return out
+    out = []
+    for rank in _RANK_RE.findall(re.sub(r"[.,]", "", ranks)):
+        try:
+            out.append(parse_card(rank + SUIT_LETTERS[suit]))
+        except CardError:
+            raise CardError(f"unknown rank '{rank}' in '{item}'", token=rank) from None
+    return out
+
+
+def parse_hand(text: CardsLike) -> List[int]:
+    """Parse a hand (grouped notation, plain tokens, or both mixed); sorted cards.
+
+    A list of tokens (or of card ints) is accepted too.  Raises :class:`CardError`
+    naming the bad or duplicate token.
+    """
+    if not isinstance(text, str):
+        return sorted(parse_cards(text))
+    cards: List[int] = []
+    for item in text.split():
+        if ":" in item:
+            cards.extend(_parse_group(item))
+        elif item != "-":
+            cards.extend(parse_cards(item, allow_duplicates=True))
+    seen = set()
+    for c in cards:
+        if c in seen:
+            raise CardError(f"duplicate card '{card_token(c)}'", token=card_token(c))
+        seen.add(c)
+    return sorted(cards)
+
+
+def format_hand(cards: CardsLike) -> str:
+    """Canonical notation of a set of cards (ints or tokens): all four suits and the
+    trumps, ``-`` for a void, then ``EX`` if held."""
+    held = parse_cards(cards)
+    groups = []
+    for suit, letter in enumerate(SUIT_LETTERS):
+        ranks = sorted((rank_of(c) for c in held if suit_of(c) == suit), reverse=True)
+        groups.append(f"{letter}:" + ("".join(RANK_TOKENS[r - 1] for r in ranks) or "-"))
+    trumps = sorted((rank_of(c) for c in held if suit_of(c) == TRUMPS), reverse=True)
+    groups.append(f"{TRUMP_GROUP}:" + (".".join(map(str, trumps)) or "-"))
+    if EXCUSE in held:
+        groups.append(card_token(EXCUSE))
+    return " ".join(groups)
+
+
+def _parse_option(word: str) -> Dict[str, Any]:
+    key, _, value = word.partition("=")
+    key = key.lower()
+    if key in _SEAT_OPTIONS:
+        return {key: check_seat(int(value) if value.isdigit() else value, key)}
+    if key == "contract":
+        return {key: Contract.parse(value)}
+    if key == "discard":
+        return {key: parse_hand(value.replace(",", " "))}
+    raise RecordError(f"unknown deal option '{key}' (expected one of {', '.join(OPTIONS)})", token=key)
+
+
+def parse_deal(text: str) -> Dict[str, Any]:
+    """Parse a one-line deal into :class:`~tarot_solver.records.DealRecord` fields.
+
+    Returns ``hands`` and ``dog`` and the options present; ``DealRecord(**fields)``
+    validates the deal as a whole (78 cards, discard, ...).  Raises
+    :class:`CardError` or :class:`RecordError` naming the bad token.
+    """
+    parts = [p.strip() for p in text.strip().split("/")]
+    words = parts[0].split()
+    count = next((i for i, w in enumerate(words) if "=" not in w), len(words))
+    fields: Dict[str, Any] = {}
+    for word in words[:count]:
+        try:
+            fields.update(_parse_option(word))
+        except TarotError as e:
+            raise e.located(key=word.partition("=")[0].lower())
+    if count:
+        parts[0] = " ".join(words[count:])
+        if not parts[0]:
+            parts.pop(0)
+    n = VARIANT.players
+    if len(parts) != n + 1:
+        raise RecordError(f"a deal is {n} hands and the dog separated by '/', found {len(parts)} parts")
+    keys = [f"hands[{s}]" for s in range(n)] + ["dog"]
+    parsed = []
+    for key, part in zip(keys, parts):
+        try:
+            parsed.append(parse_hand(part))
+        except TarotError as e:
+            raise e.located(key=key)
+    fields["hands"], fields["dog"] = parsed[:n], parsed[n]
+    return fields
+
+
+def format_deal(
+    hands: Sequence[CardsLike],
+    dog: CardsLike,
+    *,
+    dealer: Optional[int] = None,
+    taker: Optional[int] = None,
+    contract: Union[Contract, str, None] = None,
+    discard: Optional[CardsLike] = None,
+    leader: Optional[int] = None,
+) -> str:
+    """Canonical one-line notation of a deal; ``format_deal(**parse_deal(text))`` works."""
+    options = [f"{key}={check_seat(value, key)}" for key, value in (("dealer", dealer), ("taker", taker))
+               if value is not None]
+    if contract is not None:
+        options.append(f"contract={(contract if isinstance(contract, Contract) else Contract.parse(contract)).value}")
+    if discard is not None:
+        options.append("discard=" + ",".join(tokens(sorted(parse_cards(discard)))))
+    if leader is not None:
+        options.append(f"leader={check_seat(leader, 'leader')}")
+    body = " / ".join(format_hand(h) for h in [*hands, dog])
+    return " ".join(options) + " / " + body if options else body

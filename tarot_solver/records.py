@@ -1,0 +1,510 @@
+"""Deal records: the JSON form of a deal, fully validated, and the record-file readers.
+
+A :class:`DealRecord` holds a deal as dealt (hands by seat, the dog) and whatever
+is known of its play: bids, taker, contract, discard, poignées, the cards played.
+Constructing one validates all of it against the rules (:mod:`tarot_solver.rules`),
+so a record that exists is a legal deal; every problem is a
+:class:`~tarot_solver.errors.TarotError` naming the key and the offending token.
+
+Files hold one JSON object (possibly spread over many lines) or JSON Lines (one
+object per line, blank lines skipped).  :func:`read_records` stops at the first bad
+record; :func:`iter_records` reports each bad record and goes on, for batch work.
+The key-by-key contract is in ``docs/formats.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+from . import rules
+from .cards import NUM_CARDS, card_token, mask_of, parse_cards, tokens
+from .errors import RecordError, TarotError
+from .scoring import ScoreResult, score, slam_outcome
+from .variant import FOUR_PLAYERS, Contract
+
+VARIANT = FOUR_PLAYERS
+#: the record keys, in the order :meth:`DealRecord.to_json` writes them
+KEYS = ("id", "dealer", "hands", "dog", "bids", "taker", "contract", "discard", "slam",
+        "poignees", "leader", "played")
+PASS = "pass"
+
+Poignee = Tuple[int, List[int]]
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def check_seat(value: Any, key: str) -> int:
+    """Return ``value`` if it is a seat (an int in 0..3); raise :class:`RecordError` naming it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < VARIANT.players:
+        shown = json.dumps(value, default=repr)
+        raise RecordError(f"bad seat '{shown}': seats are integers 0..{VARIANT.players - 1}",
+                          key=key, token=shown)
+    return value
+
+
+def _card_list(value: Any, key: str) -> List[int]:
+    """Cards of one key (a list of tokens, or one string of tokens), sorted."""
+    if not isinstance(value, (list, tuple, str)):
+        raise RecordError(f"expected a list of card tokens, got {_json_type(value)}", key=key)
+    try:
+        return sorted(parse_cards(value))
+    except TarotError as e:
+        raise e.located(key=key)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+@dataclass
+class DealRecord:
+    """One deal, as dealt and as far as it was played; validated on construction.
+
+    Cards are ints (see :mod:`tarot_solver.cards`); the card lists ``hands``, ``dog``,
+    ``discard`` and the trumps of each poignée are kept sorted, ``played`` in playing
+    order.  Tokens are accepted wherever cards are.  ``None`` means the key is absent.
+    ``extra`` keeps the keys this version does not know, so they survive a round trip.
+    """
+
+    hands: List[List[int]]
+    dog: List[int]
+    taker: Optional[int] = None
+    contract: Optional[Contract] = None
+    discard: Optional[List[int]] = None
+    dealer: Optional[int] = None
+    leader: Optional[int] = None
+    played: Optional[List[int]] = None
+    slam: Optional[bool] = None
+    poignees: Optional[List[Poignee]] = None
+    bids: Optional[List[str]] = None
+    id: Optional[str] = None
+    extra: Dict[str, Any] = field(default_factory=dict)
+    #: (file, record label) the record was read from, for later error messages
+    origin: Tuple[Optional[str], Optional[str]] = field(default=(None, None), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        n = VARIANT.players
+        if not isinstance(self.hands, (list, tuple)) or len(self.hands) != n:
+            got = len(self.hands) if isinstance(self.hands, (list, tuple)) else _json_type(self.hands)
+            raise RecordError(f"expected {n} hands, got {got}", key="hands")
+        self.hands = [_card_list(h, f"hands[{s}]") for s, h in enumerate(self.hands)]
+        self.dog = _card_list(self.dog, "dog")
+        self._check_deck()
+        for s, hand in enumerate(self.hands):
+            if rules.is_petit_sec(mask_of(hand)):
+                raise RecordError(f"seat {s} holds the Petit sec (its only trump, and no Excuse):"
+                                  " the deal is void", key=f"hands[{s}]", token="T1")
+        for key in ("dealer", "taker", "leader"):
+            if getattr(self, key) is not None:
+                check_seat(getattr(self, key), key)
+        if self.contract is not None and not isinstance(self.contract, Contract):
+            try:
+                self.contract = Contract.parse(self.contract)
+            except TarotError as e:
+                raise e.located(key="contract")
+        if self.slam is not None and not isinstance(self.slam, bool):
+            raise RecordError(f"expected true or false, got {_json_type(self.slam)}", key="slam")
+        if self.slam and self.taker is None:
+            raise RecordError("a slam is announced but the record names no taker", key="slam")
+        if self.id is not None:
+            if isinstance(self.id, bool) or not isinstance(self.id, (str, int)):
+                raise RecordError(f"expected a string, got {_json_type(self.id)}", key="id")
+            self.id = str(self.id)
+        clash = [k for k in self.extra if k in KEYS]
+        if clash:
+            raise RecordError(f"'{clash[0]}' is a record key, not an extra one", key=clash[0])
+        self._check_discard()
+        self._check_bids()
+        self._check_poignees()
+        self._check_played()
+
+    # Validation ------------------------------------------------------------------
+
+    def _check_deck(self) -> None:
+        """78 distinct cards: 4 hands of 18 and a dog of 6."""
+        named = [(f"hands[{s}]", h, VARIANT.hand_size) for s, h in enumerate(self.hands)]
+        named.append(("dog", self.dog, VARIANT.dog_size))
+        wrong = [(key, f"{key} has {len(cards)} cards, expected {size}")
+                 for key, cards, size in named if len(cards) != size]
+        where: Dict[int, str] = {}
+        duplicate: Optional[Tuple[int, str, str]] = None
+        for key, cards, _ in named:
+            for c in cards:
+                if c in where and duplicate is None:
+                    duplicate = (c, where[c], key)
+                where.setdefault(c, key)
+        missing = [card_token(c) for c in range(NUM_CARDS) if c not in where]
+        notes = [text for _, text in wrong]
+        if duplicate:
+            notes.append(f"'{card_token(duplicate[0])}' is in both {duplicate[1]} and {duplicate[2]}")
+        if missing:
+            notes.append("missing " + ", ".join(f"'{t}'" for t in missing[:6])
+                         + (f" and {len(missing) - 6} more" if len(missing) > 6 else ""))
+        if not notes:
+            return
+        token = card_token(duplicate[0]) if duplicate else (missing[0] if missing else None)
+        bad_key = wrong[0][0] if wrong else (duplicate[2] if duplicate else None)
+        total = sum(len(cards) for _, cards, _ in named)
+        prefix = f"the deal holds {total} cards, not {NUM_CARDS}: " if total != NUM_CARDS else ""
+        raise RecordError(prefix + "; ".join(notes), key=bad_key, token=token)
+
+    def _check_discard(self) -> None:
+        if self.discard is None:
+            return
+        if self.taker is None or self.contract is None:
+            raise RecordError("a discard needs a taker and a contract", key="discard")
+        if not self.contract.taker_takes_dog:
+            raise RecordError(f"no discard in a {self.contract.value}: the taker does not take the dog",
+                              key="discard")
+        self.discard = _card_list(self.discard, "discard")
+        try:
+            rules.check_discard(mask_of(self.hands[self.taker]) | mask_of(self.dog), self.discard, VARIANT)
+        except TarotError as e:
+            raise e.located(key="discard")
+
+    def _check_bids(self) -> None:
+        """Bids in order from the dealer's right; they must agree with taker and contract."""
+        if self.bids is None:
+            return
+        if not isinstance(self.bids, (list, tuple)):
+            raise RecordError(f"expected a list of bids, got {_json_type(self.bids)}", key="bids")
+        names = []
+        for i, bid in enumerate(self.bids):
+            try:
+                if isinstance(bid, Contract):
+                    names.append(bid.value)
+                elif str(bid).strip().lower() == PASS:
+                    names.append(PASS)
+                else:
+                    names.append(Contract.parse(bid).value)
+            except TarotError as e:
+                raise e.located(key=f"bids[{i}]")
+        self.bids = names
+        try:
+            result = rules.bidding_result(names, VARIANT.players)
+        except TarotError as e:
+            raise e.located(key="bids")
+        if result is None:
+            if self.taker is not None or self.contract is not None:
+                raise RecordError("every player passed, yet the record names a taker or a contract",
+                                  key="bids", token=PASS)
+            return
+        pos, contract = result
+        if self.contract is not None and contract is not self.contract:
+            raise RecordError(f"the bidding was won with '{names[pos]}' but the contract is"
+                              f" '{self.contract.value}'", key="bids", token=names[pos])
+        if self.taker is not None and self.dealer is not None:
+            seat = (self.dealer + 1 + pos) % VARIANT.players
+            if seat != self.taker:
+                raise RecordError(
+                    f"the winning bid '{names[pos]}' (bids[{pos}]) is seat {seat}'s, bidding"
+                    f" from seat {(self.dealer + 1) % VARIANT.players} (the dealer's right),"
+                    f" but the taker is seat {self.taker}", key="bids", token=names[pos])
+
+    def playing_hand(self, seat: int) -> int:
+        """The card set ``seat`` plays with: the taker's includes the dog minus the discard."""
+        hand = mask_of(self.hands[seat])
+        if seat == self.taker and self.contract is not None and self.contract.taker_takes_dog:
+            if self.discard is None:
+                raise RecordError("the taker's hand is not known without the discard")
+            hand = (hand | mask_of(self.dog)) & ~mask_of(self.discard)
+        return hand
+
+    def _check_poignees(self) -> None:
+        if self.poignees is None:
+            return
+        if not isinstance(self.poignees, (list, tuple)):
+            raise RecordError(f"expected a list of poignées, got {_json_type(self.poignees)}", key="poignees")
+        checked: List[Poignee] = []
+        for i, item in enumerate(self.poignees):
+            key = f"poignees[{i}]"
+            if not isinstance(item, (list, tuple)) or len(item) != 2:
+                raise RecordError("expected a seat and the trumps shown", key=key)
+            seat = check_seat(item[0], f"{key}.seat")
+            if any(seat == s for s, _ in checked):
+                raise RecordError(f"seat {seat} shows a second poignée", key=f"{key}.seat", token=str(seat))
+            shown = _card_list(item[1], f"{key}.trumps")
+            try:
+                rules.poignee_level(self.playing_hand(seat), shown, VARIANT)
+            except TarotError as e:
+                raise e.located(key=f"{key}.trumps")
+            checked.append((seat, shown))
+        self.poignees = checked
+
+    def _check_played(self) -> None:
+        """Replay ``played`` card by card: an unheld or illegal card is named with its index."""
+        if self.played is None:
+            return
+        if not isinstance(self.played, (list, tuple)):
+            raise RecordError(f"expected a list of card tokens, got {_json_type(self.played)}", key="played")
+        cards = []
+        for i, tok in enumerate(self.played):
+            try:
+                cards.append(parse_cards([tok])[0])
+            except TarotError as e:
+                raise e.located(key=f"played[{i}]")
+        self.played = cards
+        if not cards:
+            return
+        try:
+            state = self.opening_state()
+        except TarotError as e:
+            raise e.located(key="played")
+        for i, c in enumerate(cards):
+            try:
+                state.play(c)
+            except TarotError as e:
+                raise e.located(key=f"played[{i}]")
+
+    # Play ------------------------------------------------------------------------
+
+    def _located(self, error: TarotError) -> TarotError:
+        return error.located(file=self.origin[0], record=self.origin[1])
+
+    @property
+    def first_leader(self) -> Optional[int]:
+        """Seat leading the first trick: ``leader``, else the taker after an announced
+        slam, else the dealer's right; None when none of these is known."""
+        if self.leader is not None:
+            return self.leader
+        if self.slam and self.taker is not None:
+            return self.taker
+        if self.dealer is not None:
+            return (self.dealer + 1) % VARIANT.players
+        return None
+
+    @property
+    def is_complete(self) -> bool:
+        """All the cards have been played: the record is a hand history."""
+        return len(self.played or ()) == VARIANT.players * VARIANT.hand_size
+
+    def play_setup(self) -> Tuple[int, Contract, int]:
+        """(taker, contract, first leader): what playing the deal needs; raises if one is missing."""
+        taker, contract, leader = self.taker, self.contract, self.first_leader
+        if taker is None or contract is None or leader is None:
+            missing = [name for name, value in (("taker", taker), ("contract", contract),
+                                                ("leader or dealer", leader)) if value is None]
+            raise self._located(RecordError(f"the deal cannot be played without {' and '.join(missing)}"))
+        return taker, contract, leader
+
+    def opening_state(self) -> rules.PlayState:
+        """The position before the first lead (dog or discard already credited)."""
+        taker, contract, leader = self.play_setup()
+        try:
+            return rules.opening_state([mask_of(h) for h in self.hands], mask_of(self.dog), taker,
+                                       contract, leader, self.discard, VARIANT)
+        except TarotError as e:
+            raise self._located(e)
+
+    def state(self) -> rules.PlayState:
+        """The position after the cards of ``played``."""
+        state = self.opening_state()
+        for c in self.played or ():
+            state.play(c)
+        return state
+
+    def final_state(self) -> rules.PlayState:
+        """The position at the end of a complete game; raises :class:`RecordError` otherwise."""
+        if not self.is_complete:
+            total = VARIANT.players * VARIANT.hand_size
+            raise self._located(RecordError(
+                f"the game is not complete: {len(self.played or ())} of {total} cards played", key="played"))
+        return self.state()
+
+    def poignee_levels(self) -> List[int]:
+        """Level (0 simple, 1 double, 2 triple) of each poignée shown."""
+        return [rules.poignee_level(self.playing_hand(s), shown, VARIANT) for s, shown in self.poignees or ()]
+
+    def score(self, state: Optional[rules.PlayState] = None) -> ScoreResult:
+        """FFT score of a complete game (``state``: its :meth:`final_state`, if already at hand)."""
+        if state is None:
+            state = self.final_state()
+        return score(self.play_setup()[1], state.taker_hp, state.taker_oudlers(),
+                     petit_au_bout=state.petit_au_bout(), poignees=self.poignee_levels(),
+                     slam=slam_outcome(bool(self.slam), state.slam()), variant=VARIANT)
+
+    # JSON ------------------------------------------------------------------------
+
+    @classmethod
+    def from_json(cls, obj: Any, *, file: Optional[str] = None, record: Optional[str] = None) -> "DealRecord":
+        """Build and validate a record from a parsed JSON object.
+
+        ``file`` and ``record`` (e.g. ``"line 3"``) locate errors; the record's ``id``
+        is added to the label.  A key whose value is ``null`` counts as absent.
+        """
+        ident = obj.get("id") if isinstance(obj, dict) else None
+        label = record
+        if isinstance(ident, (str, int)) and not isinstance(ident, bool):
+            label = f"{record} (id '{ident}')" if record else f"id '{ident}'"
+        try:
+            if not isinstance(obj, dict):
+                raise RecordError(f"expected a JSON object, got {_json_type(obj)}")
+            for key in ("hands", "dog"):
+                if obj.get(key) is None:
+                    raise RecordError(f"missing required key '{key}'", key=key)
+            known = {k: obj[k] for k in KEYS if obj.get(k) is not None}
+            if "poignees" in known:
+                known["poignees"] = _poignees_from_json(known["poignees"])
+            extra = {k: v for k, v in obj.items() if k not in KEYS}
+            rec = cls(**known, extra=extra, origin=(file, label))
+        except TarotError as e:
+            raise e.located(file=file, record=label)
+        return rec
+
+    def to_json(self) -> Dict[str, Any]:
+        """The canonical JSON object: canonical tokens, the keys present, in :data:`KEYS` order."""
+        values: Dict[str, Any] = {
+            "id": self.id,
+            "dealer": self.dealer,
+            "hands": [tokens(h) for h in self.hands],
+            "dog": tokens(self.dog),
+            "bids": list(self.bids) if self.bids is not None else None,
+            "taker": self.taker,
+            "contract": self.contract.value if self.contract is not None else None,
+            "discard": tokens(self.discard) if self.discard is not None else None,
+            "slam": self.slam,
+            "poignees": None if self.poignees is None else
+            [{"seat": s, "trumps": tokens(shown)} for s, shown in self.poignees],
+            "leader": self.leader,
+            "played": tokens(self.played) if self.played is not None else None,
+        }
+        out = {k: values[k] for k in KEYS if values[k] is not None}
+        out.update(self.extra)
+        return out
+
+
+def _poignees_from_json(value: Any) -> Any:
+    """``[{"seat": s, "trumps": [...]}, ...]`` as ``[(s, [...]), ...]``."""
+    if not isinstance(value, list):
+        raise RecordError(f"expected a list of poignées, got {_json_type(value)}", key="poignees")
+    out = []
+    for i, item in enumerate(value):
+        key = f"poignees[{i}]"
+        if not isinstance(item, dict):
+            raise RecordError(f'expected an object {{"seat": ..., "trumps": [...]}}, got {_json_type(item)}',
+                              key=key)
+        unknown = [k for k in item if k not in ("seat", "trumps")]
+        if unknown:
+            raise RecordError(f"unknown key '{unknown[0]}' in a poignée", key=key, token=unknown[0])
+        for k in ("seat", "trumps"):
+            if k not in item:
+                raise RecordError(f"missing key '{k}'", key=key)
+        out.append((item["seat"], item["trumps"]))
+    return out
+
+
+# Files -----------------------------------------------------------------------------
+
+def _file_label(path: PathLike) -> str:
+    """How messages name a file: its path as given, ``<stdin>`` for ``-``."""
+    return "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
+
+
+def _read_text(path: PathLike) -> Tuple[str, str]:
+    """(label for messages, text) of a file, ``-`` meaning stdin."""
+    label = _file_label(path)
+    if os.fspath(path) == "-":
+        return label, sys.stdin.read()
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return label, data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise RecordError(f"not UTF-8 text (bad byte at offset {e.start})", file=label) from None
+
+
+def _malformed(e: json.JSONDecodeError, label: str, line: int) -> RecordError:
+    return RecordError(f"malformed JSON at column {e.colno}: {e.msg}", file=label, record=f"line {line}")
+
+
+def _documents(text: str, label: str) -> Iterator[Tuple[int, Any]]:
+    """(line, parsed JSON value or the error) for each document of a file.
+
+    The whole file is one JSON value when it parses as one (a pretty-printed record);
+    otherwise it is read as JSON Lines, unless its first value spans several lines (then
+    what follows it is an error).  A file whose first value is malformed is taken for
+    JSON Lines when its first line looks like a whole object (``{...}``).
+    """
+    body = text.lstrip()
+    if not body:
+        raise RecordError("empty file: no deal record", file=label)
+    start = len(text) - len(body)
+    first_line = text.count("\n", 0, start) + 1
+    try:
+        value, end = json.JSONDecoder().raw_decode(text, start)
+    except json.JSONDecodeError as e:
+        head = body.split("\n", 1)[0].strip()
+        if not (head.startswith("{") and head.endswith("}")):
+            yield e.lineno, _malformed(e, label, e.lineno)
+            return
+    else:
+        after = len(text) - len(text[end:].lstrip())
+        if after == len(text):
+            yield first_line, value
+            return
+        if "\n" in text[start:end]:  # a pretty-printed record followed by more text
+            extra = json.JSONDecodeError("Extra data", text, after)
+            yield extra.lineno, _malformed(extra, label, extra.lineno)
+            return
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line)
+        except json.JSONDecodeError as e:
+            yield number, _malformed(e, label, number)
+
+
+def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:
+    """Tolerant reader: ``(line, record or error)`` for every record of the file.
+
+    A bad record is yielded as its error and reading goes on; only a file that cannot
+    be read at all (missing, not UTF-8, empty) raises.
+    """
+    label, text = _read_text(path)
+    for line, doc in _documents(text, label):
+        if isinstance(doc, TarotError):
+            yield line, doc
+            continue
+        try:
+            yield line, DealRecord.from_json(doc, file=label, record=f"line {line}")
+        except TarotError as e:
+            yield line, e
+
+
+def read_records(path: PathLike) -> List[DealRecord]:
+    """All records of a file (one JSON object, or JSON Lines); raises on the first bad one."""
+    records = []
+    for _, item in iter_records(path):
+        if isinstance(item, TarotError):
+            raise item
+        records.append(item)
+    return records
+
+
+def read_record(path: PathLike) -> DealRecord:
+    """The one record of a file; raises :class:`RecordError` if it holds several."""
+    records = read_records(path)
+    if len(records) != 1:
+        raise RecordError(f"expected one deal record, found {len(records)}", file=_file_label(path))
+    return records[0]
+
+
+def write_records(records: Sequence[DealRecord]) -> str:
+    """Records as JSON Lines text (one canonical object per line)."""
+    return "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in records)

@@ -1,0 +1,136 @@
+"""Shared fixtures: the example files, fresh copies of their JSON, and bad inputs.
+
+``bad_input`` is parametrized over every kind of invalid deal record; a test that
+asks for it runs once per kind with a :class:`BadInput` (the file text, the file
+name and the fragments its error message must contain).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Tuple
+
+import pytest
+
+from tarot_solver.cards import card_token, cards_of
+from tarot_solver.records import DealRecord
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def load_json(name: str) -> Dict[str, Any]:
+    """A fresh copy of the JSON object of an example file."""
+    return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def game_obj() -> Dict[str, Any]:
+    """The complete example game (examples/game.json) as a mutable JSON object."""
+    return load_json("game.json")
+
+
+@pytest.fixture
+def deal_obj() -> Dict[str, Any]:
+    """The example deal to solve (examples/deal.json) as a mutable JSON object."""
+    return load_json("deal.json")
+
+
+@pytest.fixture
+def example_game() -> DealRecord:
+    return DealRecord.from_json(load_json("game.json"), file="game.json")
+
+
+@pytest.fixture
+def write(tmp_path: Path) -> Callable[[str, str], Path]:
+    """``write(name, text)``: a file in a temporary directory."""
+
+    def _write(name: str, text: str) -> Path:
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return _write
+
+
+# Bad inputs --------------------------------------------------------------------------
+
+
+@dataclass
+class BadInput:
+    kind: str
+    name: str  # file name
+    text: str  # file contents
+    fragments: Tuple[str, ...]  # what the one-line error message must contain
+
+
+def _illegal_play(obj: Dict[str, Any]) -> Tuple[int, str, int]:
+    """(index, token, trick) of a held but illegal card to put in the example game's play."""
+    record = DealRecord.from_json(obj)
+    state = record.opening_state()
+    for i, card in enumerate(record.played or ()):
+        illegal = state.hands[state.to_play] & ~state.legal()
+        if illegal:
+            return i, card_token(cards_of(illegal)[0]), state.tricks_done + 1
+        state.play(card)
+    raise AssertionError("the example game has no position with an illegal card")
+
+
+def _bad_inputs() -> List[BadInput]:
+    game = load_json("game.json")
+    out: List[BadInput] = []
+
+    def add(kind: str, change: Callable[[Dict[str, Any]], None], *fragments: str) -> None:
+        obj = copy.deepcopy(game)
+        change(obj)
+        out.append(BadInput(kind, "game.json", json.dumps(obj) + "\n", ("game.json: line 1", *fragments)))
+
+    taker = game["taker"]
+    add("unknown-token", lambda o: o["hands"][2].__setitem__(0, "ZZ"), "key 'hands[2]'", "unknown card 'ZZ'")
+    add("duplicate-in-hand", lambda o: o["hands"][1].__setitem__(1, o["hands"][1][0]),
+        "key 'hands[1]'", f"duplicate card '{game['hands'][1][0]}'")
+    add("duplicate-across-hands", lambda o: o["hands"][3].__setitem__(0, o["hands"][0][0]),
+        "key 'hands[3]'", f"'{game['hands'][0][0]}' is in both hands[0] and hands[3]",
+        f"missing '{game['hands'][3][0]}'")
+    add("77-cards", lambda o: o["hands"][2].pop(), "key 'hands[2]'", "the deal holds 77 cards, not 78",
+        "hands[2] has 17 cards, expected 18", f"missing '{game['hands'][2][-1]}'")
+    add("79-cards", lambda o: o["dog"].append(o["hands"][0][0]), "key 'dog'", "the deal holds 79 cards, not 78",
+        "dog has 7 cards, expected 6", f"'{game['hands'][0][0]}' is in both hands[0] and dog")
+    add("wrong-hand-size", lambda o: o["hands"][1].append(o["hands"][0].pop()), "key 'hands[0]'",
+        "hands[0] has 17 cards, expected 18", "hands[1] has 19 cards")
+    king = next(t for t in game["hands"][taker] if t.startswith("K") and len(t) == 2)
+    add("illegal-discard", lambda o: o["discard"].__setitem__(0, king), "key 'discard'",
+        f"a king may not be discarded: '{king}'")
+    index, token, trick = _illegal_play(game)
+    add("illegal-played-card", lambda o: o["played"].__setitem__(index, token), f"key 'played[{index}]'",
+        f"may not play '{token}' in trick {trick}")
+    unheld = game["hands"][(game["dealer"] + 3) % 4][0]  # not the first leader's card
+    add("unheld-played-card", lambda o: o["played"].__setitem__(0, unheld), "key 'played[0]'",
+        f"does not hold '{unheld}' (trick 1)")
+    add("bad-seat", lambda o: o.__setitem__("taker", 4), "key 'taker'", "bad seat '4'")
+    add("bad-contract", lambda o: o.__setitem__("contract", "gardez"), "key 'contract'", "unknown contract 'gardez'")
+    out.append(BadInput("malformed-json", "game.json", '{"hands": [["KS", "QS"],\n  "dog": ]\n}\n',
+                        ("game.json: line 2: malformed JSON at column", "Expecting")))
+    out.append(BadInput("empty-file", "game.json", "\n  \n", ("game.json: empty file",)))
+    out.append(BadInput("not-an-object", "game.json", "[1, 2, 3]\n", ("game.json: line 1", "expected a JSON object")))
+    return out
+
+
+BAD_INPUTS = _bad_inputs()
+
+
+@pytest.fixture(params=BAD_INPUTS, ids=[b.kind for b in BAD_INPUTS])
+def bad_input(request: pytest.FixtureRequest) -> BadInput:
+    return request.param
+
+
+@pytest.fixture
+def petit_sec_obj() -> Dict[str, Any]:
+    """A deal in which seat 0 holds the Petit sec (its only trump, and no Excuse)."""
+    plain = [card_token(c) for c in range(56)]
+    rest = plain[17:] + [card_token(c) for c in range(57, 78)]  # T2..T21 and the Excuse
+    hands = [["T1"] + plain[:17]] + [rest[18 * i:18 * (i + 1)] for i in range(3)]
+    return {"hands": hands, "dog": rest[54:]}

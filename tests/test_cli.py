@@ -1,0 +1,182 @@
+"""The command line: score, replay, and the one-line error contract (exit 2)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any, List
+
+import pytest
+from click.testing import CliRunner
+
+from tarot_solver import __version__
+from tarot_solver.cli import main
+
+from conftest import EXAMPLES, ROOT, BadInput
+
+
+def run(args: List[str], stdin: str = "") -> Any:
+    return CliRunner().invoke(main, args, input=stdin)
+
+
+def run_process(args: List[str], stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tarot_solver", *args], input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+
+
+def assert_one_line_error(code: int, stdout: str, stderr: str, *fragments: str) -> None:
+    assert code == 2, stderr
+    assert stdout == ""
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tarot-solve: error: "), stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+# score -------------------------------------------------------------------------------
+
+FFT_EXAMPLE = ["score", "--contract", "garde", "--points", "49", "--oudlers", "2",
+               "--poignee", "simple", "--petit-au-bout", "attack"]
+
+
+def test_score_fft_example_json() -> None:
+    result = run(FFT_EXAMPLE + ["--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert (out["made"], out["margin"], out["unit"], out["taker"], out["defender"]) == (True, 8, 106, 318, -106)
+
+
+def test_score_fft_example_text() -> None:
+    result = run(FFT_EXAMPLE)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "garde: 49 points with 2 oudlers (target 41): made by 8",
+        "bonuses: petit au bout (attack), simple poignée",
+        "unit 106: taker +318, each defender -106",
+    ]
+    assert result.stderr == ""
+
+
+def test_score_fft_slam_example() -> None:
+    result = run(["score", "--contract", "garde", "--points", "87", "--oudlers", "2", "--poignee", "simple",
+                  "--petit-au-bout", "attack", "--slam", "announced-made", "--json"])
+    out = json.loads(result.stdout)
+    assert (out["taker"], out["defender"]) == (1746, -582)
+
+
+@pytest.mark.parametrize("points, oudlers, made, margin", [(40.5, 2, False, -1), (41.5, 2, True, 1),
+                                                           (41, 2, True, 0), (35.5, 3, False, -1)])
+def test_score_half_points_round_towards_the_winner(points: float, oudlers: int, made: bool, margin: int) -> None:
+    out = json.loads(run(["score", "--contract", "prise", "--points", str(points), "--oudlers", str(oudlers),
+                          "--json"]).stdout)
+    assert (out["made"], out["margin"], out["points"]) == (made, margin, points)
+
+
+def test_score_defence_slam_and_failed_contract_text() -> None:
+    result = run(["score", "--contract", "garde-contre", "--points", "0", "--oudlers", "0", "--slam", "defence"])
+    assert result.exit_code == 0
+    assert "failed by 56" in result.stdout and "slam (defence)" in result.stdout
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["--contract", "gardez", "--points", "49", "--oudlers", "2"], "unknown contract 'gardez'"),
+    (["--contract", "garde", "--points", "49.3", "--oudlers", "2"], "points '49.3' are not a multiple of 0.5"),
+    (["--contract", "garde", "--points", "92", "--oudlers", "2"], "points '92' are not a multiple of 0.5 in 0..91"),
+    (["--contract", "garde", "--points", "nan", "--oudlers", "2"], "points 'nan'"),
+])
+def test_score_bad_values(args: List[str], fragment: str) -> None:
+    result = run(["score", *args])
+    assert_one_line_error(result.exit_code, result.stdout, result.stderr, fragment)
+
+
+def test_usage_errors_exit_2() -> None:
+    assert run(["score", "--contract", "garde"]).exit_code == 2
+    assert run(["score", "--contract", "garde", "--points", "4", "--oudlers", "4"]).exit_code == 2
+    assert run(["nope"]).exit_code == 2
+
+
+def test_version() -> None:
+    result = run(["--version"])
+    assert result.exit_code == 0 and __version__ in result.stdout
+
+
+# replay ------------------------------------------------------------------------------
+
+REPLAY_KEYS = {"id", "contract", "taker", "taker_points", "oudlers", "target", "margin", "made", "unit",
+               "petit_au_bout", "poignees", "slam", "slam_announced", "scores"}
+
+
+def test_replay_example_json() -> None:
+    result = run(["replay", str(EXAMPLES / "game.json"), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert set(out) == REPLAY_KEYS
+    assert out["id"] == "example-game" and out["contract"] == "garde"
+    assert len(out["scores"]) == 4 and sum(out["scores"]) == 0
+    assert out["scores"][out["taker"]] == 3 * out["unit"]
+    assert out["made"] == (out["margin"] >= 0) and out["margin"] == out["taker_points"] - out["target"]
+    assert out["petit_au_bout"] in ("attack", "defence", None) and out["slam"] in ("attack", "defence", None)
+
+
+def test_replay_text_report() -> None:
+    result = run(["replay", str(EXAMPLES / "game.json")])
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 0 and len(lines) == 4
+    assert lines[0].startswith("game example-game: garde by seat ")
+    assert lines[3].startswith("scores: seat 0 ")
+
+
+def test_replay_stdin() -> None:
+    text = (EXAMPLES / "game.json").read_text(encoding="utf-8")
+    assert json.loads(run(["replay", "-", "--json"], stdin=text).stdout)["id"] == "example-game"
+
+
+def test_replay_history_games_with_bonuses() -> None:
+    outputs = []
+    for line in (EXAMPLES / "history.jsonl").read_text(encoding="utf-8").splitlines():
+        result = run(["replay", "-", "--json"], stdin=line)
+        assert result.exit_code == 0, result.output
+        outputs.append(json.loads(result.stdout))
+    assert all(sum(o["scores"]) == 0 for o in outputs)
+    assert any(o["poignees"] for o in outputs) and any(o["petit_au_bout"] for o in outputs)
+
+
+def test_replay_rejects_incomplete_and_multiple(deal_obj: Any, write: Any) -> None:
+    result = run(["replay", str(write("d.json", json.dumps(deal_obj)))])
+    assert_one_line_error(result.exit_code, result.stdout, result.stderr,
+                          "d.json: line 1 (id 'example-deal'): key 'played': the game is not complete: 0 of 72")
+    result = run(["replay", str(EXAMPLES / "history.jsonl")])
+    assert_one_line_error(result.exit_code, result.stdout, result.stderr, "expected one deal record, found 20")
+
+
+def test_missing_file() -> None:
+    result = run(["replay", "no/such/file.json"])
+    assert_one_line_error(result.exit_code, result.stdout, result.stderr,
+                          "no/such/file.json: No such file or directory")
+
+
+# Bad input, in process and in a real subprocess ----------------------------------------
+
+
+def test_bad_input_cli_runner(bad_input: BadInput, write: Any) -> None:
+    path = write(bad_input.name, bad_input.text)
+    result = run(["replay", str(path), "--json"])
+    assert_one_line_error(result.exit_code, result.stdout, result.stderr, *bad_input.fragments)
+
+
+def test_bad_input_subprocess(bad_input: BadInput) -> None:
+    proc = run_process(["replay", "-", "--json"], stdin=bad_input.text)
+    fragments = [f.replace(f"{bad_input.name}:", "<stdin>:") for f in bad_input.fragments]
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, *fragments)
+    assert "Traceback" not in proc.stderr
+
+
+def test_entry_point_script() -> None:
+    script = ROOT / ".venv" / "bin" / "tarot-solve"
+    if not script.exists():
+        pytest.skip("no installed tarot-solve script")
+    proc = subprocess.run([str(script), *FFT_EXAMPLE, "--json"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["taker"] == 318
+    proc = subprocess.run([str(script), "replay", "missing.json"], capture_output=True, text=True, timeout=60)
+    assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, "missing.json: No such file or directory")

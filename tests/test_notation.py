@@ -1,0 +1,155 @@
+"""The one-line notation: canonical output, lenient input, errors, round-trip properties."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Dict, List
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tarot_solver.cards import card_token, parse_cards
+from tarot_solver.errors import CardError, RecordError, TarotError
+from tarot_solver.notation import format_deal, format_hand, parse_deal, parse_hand
+from tarot_solver.records import DealRecord
+from tarot_solver.variant import Contract
+
+from conftest import EXAMPLES
+
+CANONICAL = "S:KQ73 H:CJ10 D:- C:984 T:21.15.3.1 EX"
+CARDS = parse_cards("KS QS 7S 3S CH JH 10H 9C 8C 4C T21 T15 T3 T1 EX")
+
+
+def test_canonical_hand() -> None:
+    assert parse_hand(CANONICAL) == sorted(CARDS)
+    assert format_hand(CARDS) == CANONICAL
+    assert format_hand([]) == "S:- H:- D:- C:- T:-"
+    assert format_hand("1D 10D") == "S:- H:- D:101 C:- T:-"
+
+
+@pytest.mark.parametrize("text", [
+    "s:kq73 h:cj10 d:- c:984 t:21.15.3.1 ex",
+    "T:1,3,15,21 C:9.8.4 S:K.Q.7.3 H:CJ10 EXCUSE",
+    "♠:RD73 ♥:NV10 ♣:984 T:21.15.3.1 *",
+    "KS QS 7S 3S CH JH 10H 9C 8C 4C T21 T15 T3 T1 EX",
+    "ks,qs,7s,3s ch jh 10h 9c 8c 4c 21t 15t 3t 1t ex",
+    "S:KQ73 H:CJ10 C:984 T:21.15.3 T1 E",
+    "  S:KQ73   H:CJ10 D: C:984 T:21.15.3.1.EX  ",
+])
+def test_lenient_input(text: str) -> None:
+    assert parse_hand(text) == sorted(CARDS)
+    assert format_hand(parse_hand(text)) == CANONICAL
+
+
+def test_a_list_of_tokens_is_a_hand() -> None:
+    assert parse_hand(["ks", "21t", "ex"]) == parse_cards("KS T21 EX")
+    assert parse_hand(list(reversed(CARDS))) == sorted(CARDS)
+
+
+def test_ten_and_one_are_unambiguous() -> None:
+    assert format_hand(parse_hand("S:101 H:110 D:10 C:1")) == "S:101 H:101 D:10 C:1 T:-"
+
+
+@pytest.mark.parametrize("text, error, fragment", [
+    ("S:KX3", CardError, "unknown rank 'X' in 'S:KX3'"),
+    ("Z:KQ", CardError, "unknown suit 'Z' in 'Z:KQ'"),
+    ("T:21.22", CardError, "unknown trump '22' in 'T:21.22'"),
+    ("T:21.KS", CardError, "'KS' in 'T:21.KS' is not a trump"),
+    ("S:K0", CardError, "unknown rank '0' in 'S:K0'"),
+    ("S:KQ KS", CardError, "duplicate card 'KS'"),
+    ("KS QS zz", CardError, "unknown card 'zz'"),
+])
+def test_hand_errors_name_the_token(text: str, error: type, fragment: str) -> None:
+    with pytest.raises(error) as info:
+        parse_hand(text)
+    assert fragment in str(info.value)
+
+
+def test_deal_with_options(deal_obj: Dict[str, Any]) -> None:
+    record = DealRecord.from_json(deal_obj)
+    text = format_deal(record.hands, record.dog, dealer=record.dealer, taker=record.taker,
+                       contract=record.contract, discard=record.discard)
+    options, *parts = text.split(" / ")
+    assert options == (f"dealer={record.dealer} taker={record.taker} contract=garde discard="
+                       + ",".join(card_token(c) for c in record.discard))
+    assert len(parts) == 5
+    fields = parse_deal(text)
+    assert DealRecord(**fields) == DealRecord.from_json({k: v for k, v in deal_obj.items()
+                                                         if k not in ("id", "bids")})
+    assert format_deal(**fields) == text
+
+
+def test_deal_options_may_share_the_first_part(deal_obj: Dict[str, Any]) -> None:
+    record = DealRecord.from_json(deal_obj)
+    text = format_deal(record.hands, record.dog, dealer=1, contract="garde_sans", taker=2)
+    assert parse_deal(text.replace(" / ", " ", 1)) == parse_deal(text)
+    assert parse_deal(text.upper().replace("GARDE_SANS", "garde-sans"))["contract"] is Contract.GARDE_SANS
+
+
+def test_the_example_hand_file() -> None:
+    text = (EXAMPLES / "hand.txt").read_text(encoding="utf-8").strip()
+    assert len(parse_hand(text)) == 18
+    assert format_hand(parse_hand(text)) == text
+
+
+@pytest.mark.parametrize("text, error, fragment", [
+    ("S:K / S:Q", RecordError, "a deal is 4 hands and the dog separated by '/', found 2 parts"),
+    ("dealer=x / a / b / c / d / e", RecordError, "key 'dealer': bad seat"),
+    ("dealer=5 / a / b / c / d / e", RecordError, "key 'dealer': bad seat '5'"),
+    ("contract=gard / a / b / c / d / e", RecordError, "key 'contract': unknown contract 'gard'"),
+    ("seat=1 / a / b / c / d / e", RecordError, "unknown deal option 'seat'"),
+    ("S:K / S:Q / S:J / S:KX / -", CardError, "key 'hands[3]': unknown rank 'X'"),
+    ("S:K / S:Q / S:J / S:C / KS", CardError, None),
+])
+def test_deal_errors(text: str, error: type, fragment: Any) -> None:
+    if fragment is None:  # a syntactically fine deal that DealRecord rejects
+        fields = parse_deal(text)
+        with pytest.raises(TarotError, match="the deal holds 5 cards"):
+            DealRecord(**fields)
+        return
+    with pytest.raises(error) as info:
+        parse_deal(text)
+    assert fragment in str(info.value)
+
+
+# Properties --------------------------------------------------------------------------
+
+shuffles = st.randoms(use_true_random=False).map(lambda r: r.sample(range(78), 78))
+
+
+def split(deck: List[int]) -> Dict[str, Any]:
+    return {"hands": [sorted(deck[18 * s:18 * s + 18]) for s in range(4)], "dog": sorted(deck[72:])}
+
+
+@given(shuffles, st.integers(0, 78))
+def test_hand_round_trip(deck: List[int], size: int) -> None:
+    cards = sorted(deck[:size])
+    text = format_hand(cards)
+    assert parse_hand(text) == cards
+    assert format_hand(parse_hand(text)) == text
+
+
+@given(shuffles, st.randoms(use_true_random=False))
+def test_lenient_forms_parse_to_the_same_hand(deck: List[int], rnd: random.Random) -> None:
+    cards = sorted(deck[:18])
+    groups = format_hand(cards).split()
+    rnd.shuffle(groups)
+    variants = [
+        " ".join(groups).lower(),
+        " ".join(card_token(c) for c in rnd.sample(cards, len(cards))),
+        ",".join(card_token(c).lower() for c in cards),
+    ]
+    for text in variants:
+        assert parse_hand(text) == cards
+
+
+@given(shuffles, st.integers(0, 3), st.integers(0, 3), st.sampled_from(list(Contract)))
+def test_deal_round_trip(deck: List[int], dealer: int, taker: int, contract: Contract) -> None:
+    fields = split(deck)
+    bare = format_deal(**fields)
+    assert parse_deal(bare) == fields
+    text = format_deal(**fields, dealer=dealer, taker=taker, contract=contract)
+    parsed = parse_deal(text)
+    assert parsed == dict(fields, dealer=dealer, taker=taker, contract=contract)
+    assert format_deal(**parsed) == text

@@ -1,0 +1,346 @@
+"""Deal records: validation messages, canonical JSON round trips, the file readers."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any, Dict
+
+import pytest
+
+from tarot_solver.cards import card_token, parse_card
+from tarot_solver.errors import CardError, IllegalMoveError, RecordError, TarotError
+from tarot_solver.records import KEYS, DealRecord, iter_records, read_record, read_records, write_records
+from tarot_solver.variant import Contract
+
+from conftest import EXAMPLES, BadInput
+
+
+def error_of(obj: Any, **where: Any) -> TarotError:
+    with pytest.raises(TarotError) as info:
+        DealRecord.from_json(obj, **where)
+    return info.value
+
+
+# Good records ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["game.json", "deal.json"])
+def test_examples_are_canonical(name: str) -> None:
+    obj = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+    record = DealRecord.from_json(obj)
+    assert record.to_json() == obj
+    assert list(record.to_json()) == [k for k in KEYS if k in obj]
+    assert DealRecord.from_json(record.to_json()) == record
+
+
+def test_history_round_trips() -> None:
+    records = read_records(EXAMPLES / "history.jsonl")
+    assert len(records) == 20
+    assert all(r.is_complete for r in records)
+    assert write_records(records) == (EXAMPLES / "history.jsonl").read_text(encoding="utf-8")
+    assert len({r.id for r in records}) == 20
+
+
+def test_replay_of_the_example_game(example_game: DealRecord) -> None:
+    state = example_game.final_state()
+    assert state.over and state.tricks_done == 18
+    assert state.taker_hp + state.defence_hp == 182
+    result = example_game.score(state)
+    scores = result.scores(example_game.taker)
+    assert sum(scores) == 0 and scores[example_game.taker] == 3 * result.unit
+    assert result.made == (state.margin_hp() >= 0)
+
+
+def test_aliases_and_order_are_canonicalised(game_obj: Dict[str, Any]) -> None:
+    messy = dict(game_obj)
+    messy["hands"] = [list(reversed([t.lower() for t in h])) for h in game_obj["hands"]]
+    messy["hands"][0] = [("21t" if t == "t21" else "excuse" if t == "ex" else t) for t in messy["hands"][0]]
+    messy["contract"] = "Garde"
+    messy["bids"] = [b.upper() for b in game_obj["bids"]]
+    assert DealRecord.from_json(messy).to_json() == game_obj
+
+
+def test_a_hand_may_be_one_string_of_tokens(deal_obj: Dict[str, Any]) -> None:
+    spaced = dict(deal_obj, dog=" ".join(deal_obj["dog"]))
+    assert DealRecord.from_json(spaced) == DealRecord.from_json(deal_obj)
+
+
+def test_unknown_keys_are_kept_after_the_known_ones(deal_obj: Dict[str, Any]) -> None:
+    obj = {"zz_note": {"a": [1, 2]}, **deal_obj, "source": "club"}
+    out = DealRecord.from_json(obj).to_json()
+    assert out["zz_note"] == {"a": [1, 2]} and out["source"] == "club"
+    assert list(out)[-2:] == ["zz_note", "source"]
+
+
+def test_null_counts_as_absent(deal_obj: Dict[str, Any]) -> None:
+    obj = dict(deal_obj, leader=None, played=None)
+    assert DealRecord.from_json(obj).to_json() == deal_obj
+
+
+def test_only_the_keys_present_are_written() -> None:
+    obj = {"hands": [[card_token(c) for c in range(18 * s, 18 * s + 18)] for s in range(4)],
+           "dog": [card_token(c) for c in range(72, 78)]}
+    record = DealRecord.from_json(obj)
+    assert record.to_json() == obj
+    assert record.first_leader is None and not record.is_complete
+
+
+def test_partial_play_and_states(game_obj: Dict[str, Any]) -> None:
+    obj = dict(game_obj, played=game_obj["played"][:10])
+    record = DealRecord.from_json(obj)
+    assert not record.is_complete
+    assert record.opening_state().tricks_done == 0
+    state = record.state()
+    assert state.tricks_done == 2 and len(state.trick) == 2
+    with pytest.raises(RecordError, match="not complete: 10 of 72 cards played"):
+        record.final_state()
+
+
+def test_leader_defaults(deal_obj: Dict[str, Any]) -> None:
+    record = DealRecord.from_json(deal_obj)
+    assert record.first_leader == (deal_obj["dealer"] + 1) % 4
+    assert DealRecord.from_json(dict(deal_obj, slam=True)).first_leader == deal_obj["taker"]
+    assert DealRecord.from_json(dict(deal_obj, slam=True, leader=2)).first_leader == 2
+    no_dealer = {k: v for k, v in deal_obj.items() if k not in ("dealer", "bids")}
+    with pytest.raises(RecordError, match="cannot be played without leader or dealer"):
+        DealRecord.from_json(no_dealer).opening_state()
+
+
+def test_python_construction_validates_and_accepts_tokens(deal_obj: Dict[str, Any]) -> None:
+    record = DealRecord(hands=deal_obj["hands"], dog=deal_obj["dog"], taker=deal_obj["taker"],
+                        contract="garde", discard=deal_obj["discard"], dealer=deal_obj["dealer"])
+    assert record.contract is Contract.GARDE
+    assert record.hands[0] == sorted(parse_card(t) for t in deal_obj["hands"][0])
+    with pytest.raises(IllegalMoveError):
+        DealRecord(hands=record.hands, dog=record.dog, taker=record.taker, contract=Contract.GARDE,
+                   discard=record.hands[record.taker][-6:])  # the top trumps
+
+
+def test_poignee_round_trip_and_levels(game_obj: Dict[str, Any]) -> None:
+    history = read_records(EXAMPLES / "history.jsonl")
+    shown = [r for r in history if r.poignees]
+    assert shown, "the example history should hold a poignée"
+    for record in shown:
+        assert record.poignee_levels() == [0] * len(record.poignees)
+        assert DealRecord.from_json(record.to_json()) == record
+
+
+# Bad records -----------------------------------------------------------------------
+
+
+def test_every_bad_input_names_file_line_key_and_token(bad_input: BadInput, write: Any) -> None:
+    path = write(bad_input.name, bad_input.text)
+    with pytest.raises(TarotError) as info:
+        read_records(path)
+    message = str(info.value).replace(str(path.parent) + "/", "")
+    assert "\n" not in message
+    for fragment in bad_input.fragments:
+        assert fragment in message
+
+
+def test_the_documented_example_message(game_obj: Dict[str, Any], write: Any) -> None:
+    good = json.dumps(game_obj)
+    bad = dict(game_obj, id="g17")
+    bad["hands"] = [list(h) for h in game_obj["hands"]]
+    bad["hands"][2][5] = "ZZ"
+    path = write("games.jsonl", f"{good}\n\n{json.dumps(bad)}\n{good}\n")
+    with pytest.raises(CardError) as info:
+        read_records(path)
+    assert str(info.value) == f"{path}: line 3 (id 'g17'): key 'hands[2]': unknown card 'ZZ'"
+    assert (info.value.key, info.value.token, info.value.record) == ("hands[2]", "ZZ", "line 3 (id 'g17')")
+
+
+def test_tolerant_reader_reports_and_goes_on(game_obj: Dict[str, Any], write: Any) -> None:
+    good = json.dumps(game_obj)
+    bad = json.dumps(dict(game_obj, contract="nope"))
+    path = write("h.jsonl", "\n".join([good, bad, "{oops", "", good, "42"]) + "\n")
+    items = list(iter_records(path))
+    assert [line for line, _ in items] == [1, 2, 3, 5, 6]
+    kinds = [type(item).__name__ for _, item in items]
+    assert kinds == ["DealRecord", "RecordError", "RecordError", "DealRecord", "RecordError"]
+    assert "line 2 (id 'example-game'): key 'contract': unknown contract 'nope'" in str(items[1][1])
+    assert "line 3: malformed JSON at column 2" in str(items[2][1])
+    assert "line 6: expected a JSON object, got a number" in str(items[4][1])
+
+
+def test_pretty_printed_record_errors_name_line_one(write: Any) -> None:
+    text = (EXAMPLES / "game.json").read_text(encoding="utf-8").replace('"contract": "garde"', '"contract": "gardez"')
+    with pytest.raises(RecordError, match=r"g\.json: line 1 \(id 'example-game'\): key 'contract'"):
+        read_records(write("g.json", text))
+
+
+def test_malformed_pretty_json_names_line_and_column(write: Any) -> None:
+    text = '{\n  "hands": [],\n  "dog": [,]\n}\n'
+    with pytest.raises(RecordError, match=r"x\.json: line 3: malformed JSON at column 11: Expecting value"):
+        read_records(write("x.json", text))
+
+
+def test_text_after_a_pretty_printed_record(write: Any) -> None:
+    text = (EXAMPLES / "deal.json").read_text(encoding="utf-8") + "\n  oops\n"
+    lines = text.count("\n")
+    with pytest.raises(RecordError, match=rf"d\.json: line {lines}: malformed JSON at column 3: Extra data"):
+        read_records(write("d.json", text))
+
+
+def test_missing_required_key() -> None:
+    assert "key 'dog': missing required key 'dog'" in str(error_of({"hands": []}, file="f"))
+
+
+def test_wrong_number_of_hands(game_obj: Dict[str, Any]) -> None:
+    game_obj["hands"] = game_obj["hands"][:3]
+    assert "key 'hands': expected 4 hands, got 3" in str(error_of(game_obj))
+
+
+def test_card_list_must_be_a_list(game_obj: Dict[str, Any]) -> None:
+    game_obj["dog"] = {"KS": 1}
+    assert "key 'dog': expected a list of card tokens, got an object" in str(error_of(game_obj))
+
+
+@pytest.mark.parametrize("value, shown", [(4, "4"), (-1, "-1"), ("1", '"1"'), (True, "true"), (1.5, "1.5")])
+@pytest.mark.parametrize("key", ["taker", "dealer", "leader"])
+def test_bad_seats(game_obj: Dict[str, Any], key: str, value: Any, shown: str) -> None:
+    game_obj[key] = value
+    err = error_of(game_obj)
+    assert err.key == key and f"bad seat '{shown}'" in str(err)
+
+
+def test_petit_sec_voids_the_deal(petit_sec_obj: Dict[str, Any]) -> None:
+    err = error_of(petit_sec_obj)
+    assert err.key == "hands[0]" and "Petit sec" in str(err) and "the deal is void" in str(err)
+
+
+@pytest.mark.parametrize("change, fragments", [
+    (lambda o: o.update(discard=o["discard"][:5]), ["key 'discard'", "must hold 6 cards, not 5"]),
+    (lambda o: o.update(discard=o["discard"][:5] + ["T21"]), ["key 'discard'", "an oudler may not be discarded"]),
+    (lambda o: o.update(contract="garde_sans", bids=None), ["key 'discard'", "no discard in a garde_sans"]),
+    (lambda o: o.pop("taker"), ["key 'discard'", "needs a taker and a contract"]),
+])
+def test_bad_discards(deal_obj: Dict[str, Any], change: Any, fragments: Any) -> None:
+    change(deal_obj)
+    message = str(error_of(deal_obj))
+    assert all(f in message for f in fragments), message
+
+
+def test_discard_of_a_card_not_held(deal_obj: Dict[str, Any]) -> None:
+    foreign = next(t for t in deal_obj["hands"][(deal_obj["taker"] + 1) % 4] if not t.startswith(("K", "T")))
+    deal_obj["discard"][0] = foreign
+    assert f"discarded card '{foreign}' is neither in the taker's hand nor in the dog" in str(error_of(deal_obj))
+
+
+@pytest.mark.parametrize("bids, fragment", [
+    (["pass", "garde", "prise", "pass"], "key 'bids': bid 'prise' does not beat the previous bid 'garde'"),
+    (["pass", "pass", "grde", "pass"], "key 'bids[2]': unknown contract 'grde'"),
+    (["pass"] * 5, "5 bids for 4 players"),
+    (["pass"] * 4, "every player passed, yet the record names a taker or a contract"),
+    (["garde_sans", "pass", "pass", "pass"], "won with 'garde_sans' but the contract is 'garde'"),
+])
+def test_bad_bids(deal_obj: Dict[str, Any], bids: Any, fragment: str) -> None:
+    deal_obj["bids"] = bids
+    assert fragment in str(error_of(deal_obj))
+
+
+def test_bids_must_name_the_taker(deal_obj: Dict[str, Any]) -> None:
+    wrong_order = deal_obj["bids"][1:] + deal_obj["bids"][:1]
+    deal_obj["bids"] = wrong_order
+    assert "but the taker is seat" in str(error_of(deal_obj))
+
+
+def test_bids_without_dealer_check_only_the_contract(deal_obj: Dict[str, Any]) -> None:
+    del deal_obj["dealer"]
+    deal_obj["bids"] = deal_obj["bids"][1:] + deal_obj["bids"][:1]
+    assert DealRecord.from_json(deal_obj).bids == deal_obj["bids"]
+
+
+def _poignee_case(obj: Dict[str, Any], seat: int, trumps: Any) -> str:
+    obj["poignees"] = [{"seat": seat, "trumps": trumps}]
+    return str(error_of(obj))
+
+
+def test_bad_poignees(deal_obj: Dict[str, Any]) -> None:
+    taker = deal_obj["taker"]
+    record = DealRecord.from_json(deal_obj)
+    trumps = [card_token(c) for c in range(56, 77) if record.playing_hand(taker) >> c & 1]
+    assert "a poignée shows exactly 10, 13, 15 trumps, not" in _poignee_case(deal_obj, taker, trumps)
+    assert "'KS' shown in a poignée is not a trump" in _poignee_case(deal_obj, taker, ["KS"] + trumps[:9])
+    foreign = [f"T{n}" for n in range(1, 22) if f"T{n}" not in trumps][:10]
+    message = _poignee_case(deal_obj, taker, foreign)
+    assert "key 'poignees[0].trumps'" in message and "is not in the player's hand" in message
+    assert "key 'poignees[0].seat': bad seat '7'" in _poignee_case(deal_obj, 7, trumps)
+    deal_obj["poignees"] = [{"seat": 1, "trumps": [], "level": 1}]
+    assert "unknown key 'level' in a poignée" in str(error_of(deal_obj))
+    deal_obj["poignees"] = "none"
+    assert "expected a list of poignées, got a string" in str(error_of(deal_obj))
+
+
+def test_second_poignee_of_a_seat() -> None:
+    record = next(r for r in read_records(EXAMPLES / "history.jsonl") if r.poignees)
+    obj = record.to_json()
+    obj["poignees"] = obj["poignees"] * 2
+    assert "key 'poignees[1].seat'" in str(error_of(obj)) and "shows a second poignée" in str(error_of(obj))
+
+
+def test_slam_must_be_boolean_and_need_a_taker(deal_obj: Dict[str, Any]) -> None:
+    assert "key 'slam': expected true or false, got a string" in str(error_of(dict(deal_obj, slam="yes")))
+    bare = {"hands": deal_obj["hands"], "dog": deal_obj["dog"], "slam": True}
+    assert "a slam is announced but the record names no taker" in str(error_of(bare))
+
+
+def test_played_needs_taker_contract_and_leader(game_obj: Dict[str, Any]) -> None:
+    for key in ("taker", "contract", "discard", "bids"):
+        game_obj.pop(key)
+    message = str(error_of(game_obj))
+    assert "key 'played'" in message and "without taker and contract" in message
+
+
+def test_card_played_twice(game_obj: Dict[str, Any]) -> None:
+    game_obj["played"][5] = game_obj["played"][1]
+    message = str(error_of(game_obj))
+    assert "key 'played[5]'" in message and f"does not hold '{game_obj['played'][1]}'" in message
+
+
+def test_card_played_after_the_end(game_obj: Dict[str, Any]) -> None:
+    game_obj["played"].append("KS")
+    message = str(error_of(game_obj))
+    assert "key 'played[72]'" in message and "after the end of the game" in message
+
+
+def test_unknown_token_in_played(game_obj: Dict[str, Any]) -> None:
+    game_obj["played"][7] = "T22"
+    assert "key 'played[7]': unknown card 'T22': trumps run from 1 to 21" in str(error_of(game_obj))
+
+
+def test_bad_id_type(deal_obj: Dict[str, Any]) -> None:
+    assert "key 'id': expected a string, got a list" in str(error_of(dict(deal_obj, id=[1])))
+    assert DealRecord.from_json(dict(deal_obj, id=17)).id == "17"
+
+
+# Files -----------------------------------------------------------------------------
+
+
+def test_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO((EXAMPLES / "game.json").read_text(encoding="utf-8")))
+    assert read_record("-").id == "example-game"
+
+
+def test_stdin_errors_are_labelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    with pytest.raises(RecordError, match="<stdin>: empty file"):
+        read_records("-")
+
+
+def test_read_record_wants_exactly_one() -> None:
+    with pytest.raises(RecordError, match="expected one deal record, found 20"):
+        read_record(EXAMPLES / "history.jsonl")
+
+
+def test_not_utf8(tmp_path: Any) -> None:
+    path = tmp_path / "bin.json"
+    path.write_bytes(b'{"hands": "\xff"}')
+    with pytest.raises(RecordError, match="not UTF-8 text"):
+        read_records(path)
+
+
+def test_missing_file_is_an_os_error(tmp_path: Any) -> None:
+    with pytest.raises(FileNotFoundError):
+        read_records(tmp_path / "nope.json")
