@@ -1,0 +1,126 @@
+"""Running independent tasks on local processes or on a Dask cluster.
+
+One function, :func:`map_ordered`, serves the Monte Carlo advice (one task per
+batch of worlds) and the batch analysis (one task per game).  Results come back
+lazily and in input order, so the output never depends on the number of
+workers, and at most a few tasks per worker are in flight, so memory stays flat
+however many tasks there are.
+
+* locally: joblib's loky process pool (``jobs`` workers, 0 means all cores; 1
+  runs in this process, which keeps tracebacks and profiles simple);
+* on a cluster: joblib's Dask backend against ``scheduler`` (``tcp://HOST:PORT``),
+  which needs the optional ``dask[distributed]`` extra.
+
+A progress bar is drawn on stderr once a run has lasted a second.  Ctrl-C stops
+the workers and propagates ``KeyboardInterrupt`` after the results already
+yielded, so a caller that writes each result as it arrives leaves valid output.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
+
+import joblib
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def default_jobs() -> int:
+    """All cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+class Progress:
+    """A counter drawn on stderr, only once the run has lasted ``delay`` seconds."""
+
+    def __init__(self, label: Optional[str], total: Optional[int], delay: float = 1.0) -> None:
+        self.label = label
+        self.total = total
+        self.start = time.monotonic()
+        self.delay = delay
+        self.done = 0
+        self.shown = False
+
+    def step(self, n: int = 1) -> None:
+        self.done += n
+        if self.label is None or time.monotonic() - self.start < self.delay:
+            return
+        self.shown = True
+        elapsed = time.monotonic() - self.start
+        if self.total:
+            width = 30
+            filled = int(width * self.done / self.total)
+            bar = "#" * filled + "-" * (width - filled)
+            text = f"\r{self.label} [{bar}] {self.done}/{self.total} {elapsed:.0f}s"
+        else:
+            text = f"\r{self.label} {self.done} done {elapsed:.0f}s"
+        sys.stderr.write(text)
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def _backend(scheduler: Optional[str]) -> Iterator[None]:
+    if scheduler is None:
+        yield
+        return
+    try:
+        from dask.distributed import Client
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise RuntimeError(
+            "--scheduler needs the optional Dask extra: pip install 'tarot-solver[dask]'"
+        ) from e
+    with Client(scheduler) as client, joblib.parallel_config(backend="dask"):
+        _ = client
+        yield
+
+
+def map_ordered(
+    fn: Callable[[T], R],
+    items: Iterable[T],
+    *,
+    jobs: int = 0,
+    scheduler: Optional[str] = None,
+    progress: Optional[str] = None,
+    total: Optional[int] = None,
+) -> Iterator[R]:
+    """Yield ``fn(item)`` for each item, in input order, computed in parallel.
+
+    ``fn`` and the items must be picklable (a module-level function).  With
+    ``jobs == 1`` and no scheduler everything runs in this process.
+    """
+    bar = Progress(progress, total)
+    try:
+        if scheduler is None and jobs == 1:
+            for item in items:
+                yield fn(item)
+                bar.step()
+            return
+        n_jobs = jobs if jobs > 0 else default_jobs()
+        with _backend(scheduler):
+            if scheduler is not None:
+                n_jobs = -1
+            runner = joblib.Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
+            for result in runner(joblib.delayed(fn)(item) for item in items):
+                yield result
+                bar.step()
+    finally:
+        bar.close()
+
+
+def chunks(seq: Any, size: int) -> Iterator[Any]:
+    """Consecutive slices of ``seq`` of at most ``size`` items."""
+    for i in range(0, len(seq), size):
+        yield seq[i: i + size]
