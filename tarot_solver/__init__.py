@@ -1,2 +1,33 @@
-"""tarot_solver."""
+"""tarot_solver: double-dummy solving and analysis for French Tarot (FFT rules).
+
+The search runs in the compiled extension ``tarot_solver._core``; importing the
+package without it fails with instructions instead of silently falling back to a
+pure-Python search that would be orders of magnitude slower.
+"""
+
 __version__ = "0.1.0"
+
+try:
+    from . import _core  # noqa: F401
+except ImportError as exc:  # pragma: no cover - exercised only on a broken install
+    from .errors import ExtensionMissingError
+
+    raise ExtensionMissingError(
+        "tarot_solver's compiled core (tarot_solver._core) is not built: install the package with "
+        "'pip install .' (or 'pip install -e .'), or run 'python setup.py build_ext --inplace' "
+        f"in a source checkout ({exc})"
+    ) from exc
+
+from .cards import card_token, parse_card, parse_cards  # noqa: E402
+from .errors import CardError, IllegalMoveError, RecordError, TarotError  # noqa: E402
+from .records import DealRecord, read_record, read_records  # noqa: E402
+from .rules import PlayState  # noqa: E402
+from .scoring import ScoreResult, score  # noqa: E402
+from .solver import SolveResult, Solver  # noqa: E402
+from .variant import FOUR_PLAYERS, Contract, Variant  # noqa: E402
+
+__all__ = [
+    "CardError", "Contract", "DealRecord", "FOUR_PLAYERS", "IllegalMoveError", "PlayState",
+    "RecordError", "ScoreResult", "SolveResult", "Solver", "TarotError", "Variant",
+    "card_token", "parse_card", "parse_cards", "read_record", "read_records", "score",
+]

@@ -26,6 +26,10 @@ from .cards import TOTAL_HALF_POINTS
 from .errors import RecordError, TarotError
 from .records import read_record
 from .scoring import SLAM_OUTCOMES, score
+from .solver import DEFAULT_TABLE_MB, Solver
+from .rules import PlayState
+from .notation import format_hand
+from .cards import card_token, cards_of, parse_cards, tokens
 from .variant import FOUR_PLAYERS, Contract
 
 PROG = "tarot-solve"
@@ -199,3 +203,86 @@ def _render_replay(r: Dict[str, Any]) -> str:
         _bonus_line(r["petit_au_bout"], [f"{p['level']} poignée (seat {p['seat']})" for p in r["poignees"]], slam),
         "scores: " + ", ".join(f"seat {s} {_signed(v)}" for s, v in enumerate(r["scores"])),
     ])
+
+
+# solve -------------------------------------------------------------------------------
+
+
+@main.command("solve")
+@click.argument("file")
+@click.option("--all-cards", is_flag=True, help="Also give the margin after each legal card of the player on turn.")
+@click.option("--made-only", is_flag=True, help="Only answer whether the contract is made (one null-window search).")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), metavar="S",
+              help="Stop after S seconds and report the proven bounds.")
+@click.option("--nodes", "node_limit", type=click.IntRange(min=1), metavar="N",
+              help="Stop after N search nodes and report the proven bounds.")
+@click.option("--table-mb", type=click.IntRange(min=1), default=DEFAULT_TABLE_MB, show_default=True,
+              help="Memory for the transposition table.")
+@json_option
+def solve_command(file: str, all_cards: bool, made_only: bool, time_limit: Optional[float],
+                  node_limit: Optional[int], table_mb: int, as_json: bool) -> None:
+    """Double-dummy solve of the position after the record's `played` cards (FILE, '-' for stdin)."""
+    if all_cards and made_only:
+        raise click.UsageError("--all-cards and --made-only exclude each other")
+    record = read_record(file)
+    state = record.state()
+    if state.over:
+        raise RecordError("the game is over: nothing to solve", key="played")
+    solver = Solver(table_mb)
+    if made_only:
+        r = solver.made(state, time_limit=time_limit, node_limit=node_limit)
+        result: Dict[str, Any] = {"id": record.id, "made": r.made, "complete": r.complete}
+    else:
+        r = solver.solve(state, time_limit=time_limit, node_limit=node_limit, all_cards=all_cards)
+        result = {"id": record.id, "margin": r.margin, "made": r.made, "complete": r.complete,
+                  "taker_points": r.taker_points, "oudlers": r.oudlers, "pv": tokens(r.pv)}
+        if r.cards is not None:
+            result["cards"] = {card_token(c): (v.margin if v.complete else None) for c, v in sorted(r.cards.items())}
+            if not all(v.complete for v in r.cards.values()):
+                result["cards_bounds"] = {card_token(c): list(v.margin_bounds) for c, v in sorted(r.cards.items())}
+    if not r.complete:
+        result["margin_bounds"] = list(r.margin_bounds)
+    result["nodes"] = r.nodes
+    result["seconds"] = round(r.seconds, 4)
+    emit(result, as_json, lambda res: _render_solve(res, record, state))
+
+
+def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:
+    taker = record.taker
+    lines = [f"deal {record.id}: " if record.id is not None else "",
+             f"{record.contract.value} by seat {taker}; seat {state.to_play} to play"
+             f" after {len(record.played or ())} cards"]
+    lines = ["".join(lines)]
+    for seat, hand in enumerate(state.hands):
+        role = "taker " if seat == taker else "defence"
+        lines.append(f"  seat {seat} {role}  {format_hand(cards_of(hand))}")
+    if state.trick:
+        lines.append("  trick so far: " + " ".join(tokens(state.trick)))
+    lines.append(f"  taker's camp has {points(state.taker_hp)} points so far")
+    if "margin" not in r:
+        verdict = {True: "contract MADE", False: "contract FAILS", None: "undecided"}[r["made"]]
+    elif r["margin"] is not None:
+        verdict = f"margin {_signed(r['margin'])}: contract {'made' if r['made'] else 'fails'}"
+        if r.get("taker_points") is not None:
+            verdict += f" (taker ends with {r['taker_points']} points, {r['oudlers']} oudlers)"
+    else:
+        made = {True: "made", False: "fails", None: "undecided"}[r["made"]]
+        verdict = f"margin between {_signed(r['margin_bounds'][0])} and {_signed(r['margin_bounds'][1])}: {made}"
+    if not r["complete"]:
+        verdict += " [stopped by a limit: bounds proven so far]"
+    lines.append(f"double-dummy: {verdict}   ({r['nodes']:,} nodes, {r['seconds']:.2f} s)")
+    if r.get("pv"):
+        lines.append("optimal line:")
+        line = state.copy()
+        start = line.tricks_done
+        for card in parse_cards(r["pv"]):
+            line.play(card)
+        for t in line.tricks[start:]:
+            played = "  ".join(f"{card_token(c)}({t.seat_of(i, line.players)})" for i, c in enumerate(t.cards))
+            lines.append(f"  trick {line.tricks.index(t) + 1:2d}: {played}  -> seat {t.winner}")
+    if r.get("cards"):
+        lines.append("value of each card:")
+        for tok, m in r["cards"].items():
+            shown = _signed(m) if m is not None else "{} .. {}".format(*r["cards_bounds"][tok])
+            lines.append(f"  {tok:>4s} {shown}")
+    return "\n".join(lines)

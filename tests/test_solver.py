@@ -1,0 +1,145 @@
+"""The compiled core against the pure-Python reference, and its invariants."""
+
+from __future__ import annotations
+
+import random
+from typing import List
+
+import pytest
+
+from reference import minimax
+from tarot_solver import cards, rules
+from tarot_solver.rules import PlayState, Trick
+from tarot_solver.solver import Solver
+from tarot_solver.variant import CONTRACTS
+
+N_ENDGAMES = 2400
+
+
+def random_position(rng: random.Random, tricks_left: int) -> PlayState:
+    """A random deal, contract, taker and leader, played randomly until
+    ``tricks_left`` tricks remain, plus 0-3 cards of the next trick."""
+    deck = list(range(78))
+    rng.shuffle(deck)
+    hands = [cards.mask_of(deck[18 * i: 18 * i + 18]) for i in range(4)]
+    dog = cards.mask_of(deck[72:])
+    taker = rng.randrange(4)
+    contract = rng.choice(CONTRACTS)
+    discard = None
+    if contract.taker_takes_dog:
+        pool = cards.cards_of(rules.discardable(hands[taker] | dog))
+        plain = [c for c in pool if not cards.is_trump(c)]
+        trumps = [c for c in pool if cards.is_trump(c)]
+        rng.shuffle(plain)
+        discard = (plain + trumps)[:6]
+    state = rules.opening_state(hands, dog, taker, contract, rng.randrange(4), discard)
+    for _ in range(4 * (18 - tricks_left) + rng.randrange(4)):
+        state.play(rng.choice(cards.cards_of(state.legal())))
+    return state
+
+
+def endgames(seed: int, n: int) -> List[PlayState]:
+    rng = random.Random(seed)
+    return [random_position(rng, rng.choice((1, 2, 2, 3, 3, 4))) for _ in range(n)]
+
+
+@pytest.fixture(scope="module")
+def solver() -> Solver:
+    return Solver(64)
+
+
+def test_core_agrees_with_reference_minimax(solver: Solver) -> None:
+    mismatches = []
+    for i, st in enumerate(endgames(2026, N_ENDGAMES)):
+        ref = minimax(st)
+        r = solver.solve(st, pv=False)
+        if not r.complete or r.margin * 2 != ref:
+            mismatches.append((i, ref / 2, r.margin, r.margin_bounds))
+    assert not mismatches, mismatches[:10]
+
+
+def test_make_fail_agrees_with_reference(solver: Solver) -> None:
+    for st in endgames(7, 300):
+        assert solver.made(st).made == (minimax(st) >= 0)
+
+
+def _permute_suits(state: PlayState, perm: List[int]) -> PlayState:
+    def card(c: int) -> int:
+        return perm[c // 14] * 14 + c % 14 if c < cards.TRUMP_BASE else c
+
+    def mask(m: int) -> int:
+        return cards.mask_of(card(c) for c in cards.cards_of(m))
+
+    return PlayState(
+        hands=[mask(h) for h in state.hands], camps=state.camps, leader=state.leader,
+        variant=state.variant, trick=[card(c) for c in state.trick],
+        tricks=[Trick(t.leader, [card(c) for c in t.cards], t.winner) for t in state.tricks],
+        taker_hp=state.taker_hp, defence_hp=state.defence_hp, oudler_camp=dict(state.oudler_camp),
+    )
+
+
+def _rotate_seats(state: PlayState, r: int) -> PlayState:
+    n = state.players
+
+    def seat(s: int) -> int:
+        return (s + r) % n
+
+    return PlayState(
+        hands=[state.hands[(s - r) % n] for s in range(n)],
+        camps=tuple(state.camps[(s - r) % n] for s in range(n)),
+        leader=seat(state.leader), variant=state.variant, trick=list(state.trick),
+        tricks=[Trick(seat(t.leader), list(t.cards), seat(t.winner)) for t in state.tricks],
+        taker_hp=state.taker_hp, defence_hp=state.defence_hp, oudler_camp=dict(state.oudler_camp),
+    )
+
+
+def test_invariants_suits_seats_and_options(solver: Solver) -> None:
+    rng = random.Random(99)
+    plain = Solver(16)
+    plain.set_options(table=False, bounds=False, merge=False)
+    no_table = Solver(16)
+    no_table.set_options(table=False)
+    for st in endgames(31, 150) + [random_position(rng, 6) for _ in range(6)]:
+        v = solver.solve(st, pv=False).margin
+        perm = list(range(4))
+        rng.shuffle(perm)
+        assert solver.solve(_permute_suits(st, perm), pv=False).margin == v
+        assert solver.solve(_rotate_seats(st, rng.randrange(1, 4)), pv=False).margin == v
+        assert no_table.solve(st, pv=False).margin == v
+        if cards.count(st.hands[0]) <= 3:
+            assert plain.solve(st, pv=False).margin == v
+
+
+def test_card_values_and_principal_variation(solver: Solver) -> None:
+    for st in endgames(5, 120):
+        r = solver.solve(st, all_cards=True)
+        assert r.cards is not None and set(r.cards) == set(cards.cards_of(st.legal()))
+        values = [c.margin for c in r.cards.values()]
+        best = max(values) if st.camps[st.to_play] else min(values)
+        assert best == r.margin
+        assert r.pv and r.cards[r.pv[0]].margin == r.margin
+        line = st.copy()
+        for c in r.pv:
+            line.play(c)
+        assert line.over and line.margin_hp() == r.margin * 2
+        assert r.taker_points == line.taker_hp / 2 and r.oudlers == line.taker_oudlers()
+
+
+def test_limits_return_proven_bounds() -> None:
+    rng = random.Random(3)
+    st = random_position(rng, 12)
+    r = Solver(16).solve(st, node_limit=20_000)
+    lo, hi = r.margin_bounds
+    exact = Solver(64).solve(st, pv=False)
+    assert not r.complete and r.margin is None
+    assert lo <= exact.margin <= hi
+    m = Solver(16).made(st, node_limit=1000)
+    assert m.made is None or m.made == (exact.margin >= 0)
+
+
+def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
+    # the same solver, never cleared, solves unrelated positions in any order
+    states = endgames(11, 60)
+    first = [solver.solve(s, pv=False).margin for s in states]
+    fresh = Solver(16)
+    assert [fresh.solve(s, pv=False).margin for s in reversed(states)] == first[::-1]
