@@ -446,6 +446,9 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move) noexcept nog
                             sc = 600 + v * 8
                         else:
                             sc = 400 - v * 8 - bit
+                        if s == TRUMP and mycamp == 1:
+                            # the taker's trump leads last: measured -34 % nodes
+                            sc -= 300
                     elif beats:
                         sc = 1500 - bit * 2 + trick_pts * 4 - v * 2
                     elif win_camp == mycamp:
@@ -500,56 +503,53 @@ cdef int all_legal(Pos* p, int* out) noexcept nogil:
 # ---------------------------------------------------------------------------
 # bounds
 
-cdef inline void static_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
-    """Bounds on the final value from points and oudlers still in the hands."""
-    cdef int s, q, rem = 0, noud = 0, bit
+cdef inline void remaining(Pos* p, int* rem, int* noud) noexcept nogil:
+    """Half-points and oudlers still in the hands and the current trick."""
+    cdef int s, q, bit
     cdef uint32_t m
+    rem[0] = 0
+    noud[0] = 0
     for q in range(p.np):
         for s in range(NSUITS):
             m = p.hand[q][s]
             while m:
                 bit = tc_ctz(m)
                 m &= m - 1
-                rem += VAL[s][bit]
+                rem[0] += VAL[s][bit]
         if p.hand[q][TRUMP] & 1:
-            noud += 1
+            noud[0] += 1
         if (p.hand[q][TRUMP] >> 20) & 1:
-            noud += 1
+            noud[0] += 1
     if p.excuse_owner >= 0:
-        rem += 9
-        noud += 1
+        rem[0] += 9
+        noud[0] += 1
     for q in range(p.ntrick):
-        rem += card_value(p.trick[q])
+        rem[0] += card_value(p.trick[q])
         if is_oudler_card(p.trick[q]):
-            noud += 1
+            noud[0] += 1
+
+
+cdef inline void static_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
+    """Bounds on the final value: the taker keeps what he has, at most wins all the rest."""
+    cdef int rem, noud
+    remaining(p, &rem, &noud)
     lo[0] = p.taker_hp - p.tgt[p.fixed]
     hi[0] = p.taker_hp + rem - p.tgt[p.fixed + noud]
 
 
-cdef inline int cash_tricks(Pos* p, int seat, int* pts) noexcept nogil:
-    """Tricks the player on lead surely wins by cashing masters now.
+cdef inline int cash_plain(Pos* p, int seat, int* pts) noexcept nogil:
+    """Plain-suit tricks the player on lead surely wins by cashing masters now.
 
-    Trumps above every other player's trumps win whatever happens.  A plain
-    card above every other card of its suit wins as long as no player of the
-    other camp can ruff it: one who holds trumps wins a round of that suit only
-    once void, so the rounds are capped by the shortest such holding.  ``pts``
-    gets the half-points of the cashing cards themselves, a lower bound on
-    what those tricks bring to the leader's camp.
+    A card above every other card of its suit wins its round as long as every
+    other player who holds a trump still follows suit, so the rounds of a suit
+    are capped by the shortest holding among those players.  Such a trick holds
+    no trump, so it never overlaps the tricks of :func:`camp_sure`.  ``pts``
+    gets the cashing card plus one half-point for each other card (every card
+    is worth at least that; an Excuse gives its winners one).
     """
-    cdef int q, s, n = 0, mycamp = p.camp[seat], rounds, bit, k
-    cdef uint32_t other_t = 0, other_s, mine, mt
+    cdef int q, s, n = 0, rounds, bit, k
+    cdef uint32_t other_s, mine
     pts[0] = 0
-    for q in range(p.np):
-        if q != seat:
-            other_t |= p.hand[q][TRUMP]
-    mt = p.hand[seat][TRUMP]
-    while mt:
-        bit = tc_msb(mt)
-        if other_t >> bit:
-            break
-        mt &= ~(1 << bit)
-        n += 1
-        pts[0] += VAL[TRUMP][bit]
     for s in range(4):
         mine = p.hand[seat][s]
         if not mine:
@@ -559,7 +559,7 @@ cdef inline int cash_tricks(Pos* p, int seat, int* pts) noexcept nogil:
         for q in range(p.np):
             if q != seat:
                 other_s |= p.hand[q][s]
-                if p.camp[q] != mycamp and p.hand[q][TRUMP]:
+                if p.hand[q][TRUMP]:
                     k = tc_popcount(p.hand[q][s])
                     if k < rounds:
                         rounds = k
@@ -567,11 +567,131 @@ cdef inline int cash_tricks(Pos* p, int seat, int* pts) noexcept nogil:
             bit = tc_msb(mine)
             if other_s >> bit:
                 break
-            mine &= ~(1 << bit)
+            mine &= ~(1u << bit)
             rounds -= 1
             n += 1
-            pts[0] += VAL[s][bit]
+            pts[0] += VAL[s][bit] + p.np - 1
     return n
+
+
+cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks) noexcept nogil:
+    """Half-points camp ``c`` wins whatever anyone plays: its master trumps.
+
+    A trump above every trump of the other camp wins the trick it falls in,
+    whenever it is played, so no plan is needed.  The masters of the camp's
+    longest holder fall in distinct tricks: each brings its own value and at
+    least one half-point per other card; the other members' masters add their
+    value beyond the half-point already counted.  The one exception is the
+    slam lead of the Excuse: when the other camp has won every trick so far
+    and holds the Excuse, nothing is counted.  ``oud`` gets the oudlers among
+    the masters (the 21, and the Petit when the other camp has no trump),
+    ``ntricks`` the number of distinct tricks they surely win.
+    """
+    cdef int q, bit, best_q = -1, best_n = -1, n, pts = 0, thr
+    cdef uint32_t other = 0, m
+    oud[0] = 0
+    ntricks[0] = 0
+    if p.won[1 - c] and p.excuse_owner >= 0 and p.camp[p.excuse_owner] != c:
+        return 0
+    for q in range(p.np):
+        if p.camp[q] != c:
+            other |= p.hand[q][TRUMP]
+    thr = tc_msb(other) + 1 if other else 0
+    for q in range(p.np):
+        if p.camp[q] == c:
+            n = tc_popcount(p.hand[q][TRUMP] >> thr)
+            if n > best_n:
+                best_n = n
+                best_q = q
+    for q in range(p.np):
+        if p.camp[q] != c:
+            continue
+        m = (p.hand[q][TRUMP] >> thr) << thr
+        if m & 1:
+            oud[0] += 1
+        if (m >> 20) & 1:
+            oud[0] += 1
+        while m:
+            bit = tc_ctz(m)
+            m &= m - 1
+            pts += VAL[TRUMP][bit] + (p.np - 1 if q == best_q else -1)
+    ntricks[0] = best_n
+    return pts
+
+
+cdef inline int top_values(Pos* p, int q, int w) noexcept nogil:
+    """Half-points of the ``w`` most valuable cards of seat ``q`` (the Excuse aside)."""
+    cdef int s, n9 = 0, n7 = 0, n5 = 0, n3 = 0, n = 0, total = 0, k
+    cdef uint32_t h
+    if w <= 0:
+        return 0
+    for s in range(4):
+        h = p.hand[q][s]
+        n += tc_popcount(h)
+        n9 += (h >> 13) & 1
+        n7 += (h >> 12) & 1
+        n5 += (h >> 11) & 1
+        n3 += (h >> 10) & 1
+    h = p.hand[q][TRUMP]
+    n += tc_popcount(h)
+    n9 += (h & 1) + ((h >> 20) & 1)
+    k = n9 if n9 < w else w
+    total += 9 * k
+    w -= k
+    k = n7 if n7 < w else w
+    total += 7 * k
+    w -= k
+    k = n5 if n5 < w else w
+    total += 5 * k
+    w -= k
+    k = n3 if n3 < w else w
+    total += 3 * k
+    w -= k
+    n -= n9 + n7 + n5 + n3
+    k = n if n < w else w
+    return total + k
+
+
+cdef inline void sure_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
+    """Bounds on the final value at a trick start, from what each camp is sure of.
+
+    For each camp, a plan that needs no search: win its sure master trumps,
+    cash the leader's plain masters when it is on lead, and play its Excuse
+    before the last trick (8 half-points and an oudler).  Then the camp gets
+    at least what the plan brings, and the other camp, which wins at most the
+    remaining tricks, gets at most the most valuable card of each player per
+    such trick.  Low bound: the taker's camp's plan; high bound: the
+    defence's plan.
+    """
+    cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, c, q, lead_camp = p.camp[p.leader]
+    cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
+    cdef int ex_ok, nsure, w, other_ub
+    remaining(p, &rem, &noud)
+    ncash = cash_plain(p, p.leader, &cpts)
+    for c in range(2):
+        sure = camp_sure(p, c, &s_oud, &nsure)
+        if c == lead_camp:
+            sure += cpts
+            nsure += ncash
+        ex_ok = 0
+        if ex_camp == c:
+            ex_ok = p.tricks_left >= (ncash + 2 if p.excuse_owner == p.leader else 2)
+            if ex_ok:
+                sure += 8
+                s_oud += 1
+        # the other camp wins at most w tricks, one card of each player in each
+        w = p.tricks_left - nsure
+        other_ub = 0
+        for q in range(p.np):
+            other_ub += top_values(p, q, w)
+        if ex_camp >= 0:
+            other_ub += 1 if ex_ok else 9
+        if rem - other_ub > sure:
+            sure = rem - other_ub
+        if c == 1:
+            lo[0] = p.taker_hp + sure - p.tgt[p.fixed + s_oud]
+        else:
+            hi[0] = p.taker_hp + rem - sure - p.tgt[p.fixed + noud - s_oud]
 
 
 # ---------------------------------------------------------------------------
@@ -720,7 +840,7 @@ cdef int ab(Search* S, int alpha, int beta) noexcept nogil:
     cdef int moves[MAXMOVES]
     cdef int scores[MAXMOVES]
     cdef int n, i, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi
-    cdef int a0 = alpha, b0 = beta, ncash, cpts, seat
+    cdef int a0 = alpha, b0 = beta, seat
     cdef uint64_t k[5]
     cdef Entry* e = NULL
     cdef int64_t nodes0
@@ -734,15 +854,7 @@ cdef int ab(Search* S, int alpha, int beta) noexcept nogil:
         if p.tricks_left == 0:
             return terminal_value(p)
         if S.use_bounds:
-            static_bounds(p, &lo, &hi)
-            # the side on lead cashes its masters
-            seat = p.leader
-            ncash = cash_tricks(p, seat, &cpts)
-            if ncash > 0:
-                if p.camp[seat]:
-                    lo += cpts
-                else:
-                    hi -= cpts
+            sure_bounds(p, &lo, &hi)
             if lo >= beta:
                 return lo
             if hi <= alpha:
