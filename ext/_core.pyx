@@ -679,6 +679,11 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
             if ex_ok:
                 sure += 8
                 s_oud += 1
+            elif sure > 0:
+                # kept to the last trick, the camp's own Excuse may sit in one of
+                # its sure tricks and go to the other camp: not the half-point
+                # counted for each card there
+                sure -= 1
         # the other camp wins at most w tricks, one card of each player in each
         w = p.tricks_left - nsure
         other_ub = 0
