@@ -1,7 +1,9 @@
 """Build the compiled core ``tarot_solver._core`` from ``ext/_core.pyx``.
 
 Set ``TAROT_DEBUG=1`` for a build with Cython bounds checks and C asserts (used to
-hunt bugs); set ``TAROT_PORTABLE=1`` to build without ``-march=native``.
+hunt bugs); ``TAROT_MARCH`` picks the ``-march`` target (default ``native``: the
+core uses BMI2's pext/pdep and popcount where the CPU has them; ``x86-64-v3``
+builds a binary valgrind 3.19 can run); ``TAROT_PORTABLE=1`` adds no ``-march``.
 """
 
 import os
@@ -14,7 +16,7 @@ portable = os.environ.get("TAROT_PORTABLE") == "1"
 
 compile_args = ["-O3"] if not debug else ["-O0", "-g"]
 if not portable:
-    compile_args.append("-march=native")
+    compile_args.append("-march=" + os.environ.get("TAROT_MARCH", "native"))
 
 directives = {
     "language_level": 3,

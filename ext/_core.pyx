@@ -96,12 +96,13 @@ VAL[4][20] = 9
 cdef inline int card_of(int suit, int bit) noexcept nogil:
     return suit * 14 + bit if suit < TRUMP else 56 + bit
 
+cdef uint8_t CARD_VAL[78]
+for _r in range(78):
+    CARD_VAL[_r] = 9 if _r == EXCUSE else (VAL[4][_r - 56] if _r >= 56 else VAL[_r // 14][_r % 14])
+
+
 cdef inline int card_value(int card) noexcept nogil:
-    if card == EXCUSE:
-        return 9
-    if card >= 56:
-        return VAL[4][card - 56]
-    return VAL[card // 14][card % 14]
+    return CARD_VAL[card]
 
 cdef inline bint is_oudler_card(int card) noexcept nogil:
     return card == 56 or card == 76 or card == EXCUSE
@@ -505,21 +506,19 @@ cdef int all_legal(Pos* p, int* out) noexcept nogil:
 
 cdef inline void remaining(Pos* p, int* rem, int* noud) noexcept nogil:
     """Half-points and oudlers still in the hands and the current trick."""
-    cdef int s, q, bit
-    cdef uint32_t m
+    cdef int s, q
+    cdef uint32_t m, t
     rem[0] = 0
     noud[0] = 0
     for q in range(p.np):
-        for s in range(NSUITS):
+        for s in range(4):
             m = p.hand[q][s]
-            while m:
-                bit = tc_ctz(m)
-                m &= m - 1
-                rem[0] += VAL[s][bit]
-        if p.hand[q][TRUMP] & 1:
-            noud[0] += 1
-        if (p.hand[q][TRUMP] >> 20) & 1:
-            noud[0] += 1
+            # every card 1, plus 2/4/6/8 more for jack, knight, queen, king
+            rem[0] += tc_popcount(m) + 2 * ((m >> 10) & 1) + 4 * ((m >> 11) & 1) \
+                + 6 * ((m >> 12) & 1) + 8 * ((m >> 13) & 1)
+        t = p.hand[q][TRUMP]
+        rem[0] += tc_popcount(t) + 8 * ((t & 1) + ((t >> 20) & 1))
+        noud[0] += (t & 1) + ((t >> 20) & 1)
     if p.excuse_owner >= 0:
         rem[0] += 9
         noud[0] += 1
@@ -619,37 +618,38 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks) noexcept nogil:
     return pts
 
 
-cdef inline int top_values(Pos* p, int q, int w) noexcept nogil:
-    """Half-points of the ``w`` most valuable cards of seat ``q`` (the Excuse aside)."""
-    cdef int s, n9 = 0, n7 = 0, n5 = 0, n3 = 0, n = 0, total = 0, k
-    cdef uint32_t h
-    if w <= 0:
-        return 0
+cdef struct ValueCounts:
+    int n[5]        # cards worth 9, 7, 5, 3 and 1 half-points (the Excuse aside)
+
+
+cdef inline void value_counts(Pos* p, int q, ValueCounts* vc) noexcept nogil:
+    cdef int s, total = 0
+    cdef uint32_t h, t = p.hand[q][TRUMP]
+    vc.n[0] = (t & 1) + ((t >> 20) & 1)
+    vc.n[1] = 0
+    vc.n[2] = 0
+    vc.n[3] = 0
+    total = tc_popcount(t)
     for s in range(4):
         h = p.hand[q][s]
-        n += tc_popcount(h)
-        n9 += (h >> 13) & 1
-        n7 += (h >> 12) & 1
-        n5 += (h >> 11) & 1
-        n3 += (h >> 10) & 1
-    h = p.hand[q][TRUMP]
-    n += tc_popcount(h)
-    n9 += (h & 1) + ((h >> 20) & 1)
-    k = n9 if n9 < w else w
-    total += 9 * k
-    w -= k
-    k = n7 if n7 < w else w
-    total += 7 * k
-    w -= k
-    k = n5 if n5 < w else w
-    total += 5 * k
-    w -= k
-    k = n3 if n3 < w else w
-    total += 3 * k
-    w -= k
-    n -= n9 + n7 + n5 + n3
-    k = n if n < w else w
-    return total + k
+        total += tc_popcount(h)
+        vc.n[0] += (h >> 13) & 1
+        vc.n[1] += (h >> 12) & 1
+        vc.n[2] += (h >> 11) & 1
+        vc.n[3] += (h >> 10) & 1
+    vc.n[4] = total - vc.n[0] - vc.n[1] - vc.n[2] - vc.n[3]
+
+
+cdef inline int top_values(ValueCounts* vc, int w) noexcept nogil:
+    """Half-points of the ``w`` most valuable cards counted in ``vc``."""
+    cdef int i, k, total = 0
+    for i in range(5):
+        if w <= 0:
+            break
+        k = vc.n[i] if vc.n[i] < w else w
+        total += k * (9 - 2 * i)
+        w -= k
+    return total
 
 
 cdef inline void sure_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
@@ -665,8 +665,16 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, c, q, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
-    cdef int ex_ok, nsure, w, other_ub
-    remaining(p, &rem, &noud)
+    cdef int ex_ok, nsure, w, other_ub, i
+    cdef ValueCounts vc[MAXP]
+    # points and oudlers left (a trick start: nothing on the table)
+    rem = 9 if p.excuse_owner >= 0 else 0
+    noud = 1 if p.excuse_owner >= 0 else 0
+    for q in range(p.np):
+        value_counts(p, q, &vc[q])
+        for i in range(5):
+            rem += vc[q].n[i] * (9 - 2 * i)
+        noud += (p.hand[q][TRUMP] & 1) + ((p.hand[q][TRUMP] >> 20) & 1)
     ncash = cash_plain(p, p.leader, &cpts)
     for c in range(2):
         sure = camp_sure(p, c, &s_oud, &nsure)
@@ -688,7 +696,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
         w = p.tricks_left - nsure
         other_ub = 0
         for q in range(p.np):
-            other_ub += top_values(p, q, w)
+            other_ub += top_values(&vc[q], w)
         if ex_camp >= 0:
             other_ub += 1 if ex_ok else 9
         if rem - other_ub > sure:
