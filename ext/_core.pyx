@@ -134,6 +134,7 @@ cdef struct Undo:
 cdef struct Pos:
     int np
     uint32_t hand[MAXP][NSUITS]
+    uint32_t alive[NSUITS]      # cards in the hands or on the table, by suit
     int excuse_owner            # seat, or -1 when not in a hand
     uint8_t camp[MAXP]          # 1: taker's camp
     int camp_mask
@@ -167,21 +168,6 @@ cdef struct Search:
 
 # ---------------------------------------------------------------------------
 # make / undo
-
-cdef inline int alive_in_trick(Pos* p, int suit) noexcept nogil:
-    """Bits of ``suit`` among the cards of the current trick."""
-    cdef int i, c, m = 0
-    for i in range(p.ntrick):
-        c = p.trick[i]
-        if c == EXCUSE:
-            continue
-        if suit == TRUMP:
-            if c >= 56:
-                m |= 1 << (c - 56)
-        elif c < 56 and c // 14 == suit:
-            m |= 1 << (c % 14)
-    return m
-
 
 cdef inline int led_suit(Pos* p) noexcept nogil:
     cdef int i, c
@@ -245,6 +231,14 @@ cdef inline void finish_trick(Pos* p, Undo* u) noexcept nogil:
             p.taker_hp += card_value(c)
             if is_oudler_card(c):
                 p.fixed += 1
+    for i in range(p.np):
+        c = p.trick[i]
+        if c == EXCUSE:
+            continue
+        if c >= 56:
+            p.alive[TRUMP] &= ~(1u << (c - 56))
+        else:
+            p.alive[c // 14] &= ~(1u << (c % 14))
     p.won[wc] = p.won[wc] and 1
     p.won[1 - wc] = 0
     p.leader = winner
@@ -286,6 +280,12 @@ cdef inline void unmake(Pos* p) noexcept nogil:
         p.tricks_left += 1
         for i in range(p.np):
             p.trick[i] = u.trick_cards[i]
+            if p.trick[i] == EXCUSE:
+                continue
+            if p.trick[i] >= 56:
+                p.alive[TRUMP] |= 1u << (p.trick[i] - 56)
+            else:
+                p.alive[p.trick[i] // 14] |= 1u << (p.trick[i] % 14)
         p.ntrick = p.np
     p.ntrick -= 1
     p.excuse_owner = u.old_excuse_owner
@@ -365,10 +365,7 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move) noexcept nog
         m = lm if lsuit >= 0 else p.hand[seat][s]
         if not m:
             continue
-        alive = 0
-        for q in range(p.np):
-            alive |= p.hand[q][s]
-        alive |= alive_in_trick(p, s)
+        alive = p.alive[s]
         others = alive & ~m
         # walk runs of touching cards of this hand (no other live card between)
         while m:
@@ -809,8 +806,8 @@ cdef inline void tt_store(Search* S, uint64_t* k, int lo, int hi, int move, int 
 
 cdef inline int rel_move(Pos* p, int card) noexcept nogil:
     """Card as (suit, rank among the cards alive in that suit) for the table."""
-    cdef int s, bit, q
-    cdef uint32_t a = 0
+    cdef int s, bit
+    cdef uint32_t a
     if card == EXCUSE:
         return 254
     if card >= 56:
@@ -819,23 +816,20 @@ cdef inline int rel_move(Pos* p, int card) noexcept nogil:
     else:
         s = card // 14
         bit = card % 14
-    for q in range(p.np):
-        a |= p.hand[q][s]
-    a |= 1 << bit
+    a = p.alive[s] | (1u << bit)
     return s * 32 + tc_popcount(a & ((1 << bit) - 1))
 
 
 cdef inline int abs_move(Pos* p, int rel) noexcept nogil:
-    cdef int s, q
-    cdef uint32_t a = 0
+    """Inverse of :func:`rel_move` in the current position (-1 if no such card)."""
+    cdef int s
+    cdef uint32_t a
     if rel == 254:
         return EXCUSE
     if rel == 255:
         return -1
     s = rel // 32
-    for q in range(p.np):
-        a |= p.hand[q][s]
-    a = <uint32_t>tc_pdep(1ULL << (rel % 32), a)
+    a = <uint32_t>tc_pdep(1ULL << (rel % 32), p.alive[s])
     if not a:
         return -1
     return card_of(s, tc_ctz(a))
@@ -1023,6 +1017,15 @@ cdef class Core:
         p.ntrick = len(trick)
         for q in range(p.ntrick):
             p.trick[q] = int(trick[q])
+            c = p.trick[q]
+            if c != EXCUSE:
+                if c >= 56:
+                    p.alive[TRUMP] |= 1u << (c - 56)
+                else:
+                    p.alive[c // 14] |= 1u << (c % 14)
+        for q in range(np):
+            for s in range(NSUITS):
+                p.alive[s] |= p.hand[q][s]
         p.taker_hp = taker_hp
         p.fixed = fixed_oudlers
         p.won[0] = 1 if won_all[0] else 0
