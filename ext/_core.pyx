@@ -760,8 +760,13 @@ cdef inline uint64_t key_hash(uint64_t* k) noexcept nogil:
     return h
 
 
+cdef inline uint64_t bucket_index(Search* S, uint64_t* k) noexcept nogil:
+    """Map the hash onto [0, nbuckets) with a multiply (any bucket count)."""
+    return ((key_hash(k) >> 32) * S.nbuckets) >> 32
+
+
 cdef inline Entry* tt_find(Search* S, uint64_t* k) noexcept nogil:
-    cdef Entry* b = &S.table[(key_hash(k) & (S.nbuckets - 1)) * WAYS]
+    cdef Entry* b = &S.table[bucket_index(S, k) * WAYS]
     cdef int i
     for i in range(WAYS):
         if b[i].used and b[i].k[0] == k[0] and b[i].k[1] == k[1] and b[i].k[2] == k[2] \
@@ -771,7 +776,7 @@ cdef inline Entry* tt_find(Search* S, uint64_t* k) noexcept nogil:
 
 
 cdef inline void tt_store(Search* S, uint64_t* k, int lo, int hi, int move, int work) noexcept nogil:
-    cdef Entry* b = &S.table[(key_hash(k) & (S.nbuckets - 1)) * WAYS]
+    cdef Entry* b = &S.table[bucket_index(S, k) * WAYS]
     cdef Entry* e = NULL
     cdef int i, w = 1000
     for i in range(WAYS):
@@ -852,9 +857,10 @@ cdef int ab(Search* S, int alpha, int beta) noexcept nogil:
     cdef Entry* e = NULL
     cdef int64_t nodes0
     S.nodes += 1
-    if (S.nodes & 0xFFFF) == 0:
-        if (S.node_limit > 0 and S.nodes >= S.node_limit) or (S.deadline > 0 and tc_now() > S.deadline):
-            S.aborted = 1
+    if S.node_limit > 0 and S.nodes >= S.node_limit:
+        S.aborted = 1
+    if (S.nodes & 0x3FFF) == 0 and S.deadline > 0 and tc_now() > S.deadline:
+        S.aborted = 1
     if S.aborted:
         return 0
     if p.ntrick == 0:
@@ -947,11 +953,9 @@ cdef class Core:
     cdef size_t table_bytes
 
     def __cinit__(self, size_t table_bytes=256 * 1024 * 1024):
-        cdef uint64_t nb = 1
-        if table_bytes < sizeof(Entry) * WAYS:
-            raise ValueError("table_bytes too small")
-        while nb * 2 * sizeof(Entry) * WAYS <= table_bytes:
-            nb *= 2
+        cdef uint64_t nb = table_bytes // (sizeof(Entry) * WAYS)
+        if nb < 1 or nb >= (1ULL << 32):
+            raise ValueError("table_bytes must hold between one bucket and 2**32 buckets")
         memset(&self.S, 0, sizeof(Search))
         self.S.table = <Entry*>calloc(nb * WAYS, sizeof(Entry))
         if self.S.table == NULL:
@@ -967,7 +971,7 @@ cdef class Core:
 
     @property
     def table_bytes(self):
-        """Bytes actually allocated for the table (a power of two of buckets)."""
+        """Bytes actually allocated for the table (whole buckets of four entries)."""
         return self.table_bytes
 
     def clear_table(self):

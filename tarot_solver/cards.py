@@ -192,6 +192,11 @@ def mask_points(mask: int) -> int:
     return sum(HALF_POINTS[c] for c in cards_of(mask))
 
 
+def points(half_points: int) -> Union[int, float]:
+    """Half-points as points for output: an int when whole, else x.5."""
+    return half_points // 2 if half_points % 2 == 0 else half_points / 2
+
+
 def tokens(cards: Iterable[int]) -> List[str]:
     """Canonical tokens of cards, in the order given."""
     return [_CANON[c] for c in cards]

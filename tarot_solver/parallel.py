@@ -11,7 +11,8 @@ however many tasks there are.
 * on a cluster: joblib's Dask backend against ``scheduler`` (``tcp://HOST:PORT``),
   which needs the optional ``dask[distributed]`` extra.
 
-A progress bar is drawn on stderr once a run has lasted a second.  Ctrl-C stops
+A progress bar is drawn on stderr (when it is a terminal) once a run has lasted
+a second.  Ctrl-C stops
 the workers and propagates ``KeyboardInterrupt`` after the results already
 yielded, so a caller that writes each result as it arrives leaves valid output.
 """
@@ -48,10 +49,11 @@ class Progress:
         self.delay = delay
         self.done = 0
         self.shown = False
+        self.tty = sys.stderr.isatty()
 
     def step(self, n: int = 1) -> None:
         self.done += n
-        if self.label is None or time.monotonic() - self.start < self.delay:
+        if self.label is None or not self.tty or time.monotonic() - self.start < self.delay:
             return
         self.shown = True
         elapsed = time.monotonic() - self.start

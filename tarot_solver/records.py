@@ -470,21 +470,45 @@ def _documents(text: str, label: str) -> Iterator[Tuple[int, Any]]:
             yield number, _malformed(e, label, number)
 
 
+def _parse(doc: Any, label: str, line: int) -> Union[DealRecord, TarotError]:
+    if isinstance(doc, TarotError):
+        return doc
+    try:
+        return DealRecord.from_json(doc, file=label, record=f"line {line}")
+    except TarotError as e:
+        return e
+
+
 def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:
     """Tolerant reader: ``(line, record or error)`` for every record of the file.
 
     A bad record is yielded as its error and reading goes on; only a file that cannot
-    be read at all (missing, not UTF-8, empty) raises.
+    be read at all (missing, not UTF-8, empty) raises.  JSON Lines files are read one
+    line at a time, so memory stays flat in the number of records; a file whose first
+    record spans several lines (one pretty-printed record), and stdin, are read whole.
     """
-    label, text = _read_text(path)
-    for line, doc in _documents(text, label):
-        if isinstance(doc, TarotError):
-            yield line, doc
-            continue
+    label = _file_label(path)
+    streamed = False
+    if os.fspath(path) != "-":
         try:
-            yield line, DealRecord.from_json(doc, file=label, record=f"line {line}")
-        except TarotError as e:
-            yield line, e
+            with open(path, encoding="utf-8-sig") as f:
+                for number, text in enumerate(f, 1):
+                    if not text.strip():
+                        continue
+                    try:
+                        doc: Any = json.loads(text)
+                    except json.JSONDecodeError as e:
+                        if not streamed:
+                            break  # the first record spans several lines: not JSON Lines
+                        doc = _malformed(e, label, number)
+                    streamed = True
+                    yield number, _parse(doc, label, number)
+        except UnicodeDecodeError as e:
+            raise RecordError(f"not UTF-8 text (bad byte at offset {e.start})", file=label) from None
+    if not streamed:
+        label, text = _read_text(path)
+        for line, doc in _documents(text, label):
+            yield line, _parse(doc, label, line)
 
 
 def read_records(path: PathLike) -> List[DealRecord]:

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from tarot_solver import __version__
 from tarot_solver.cli import main
 
-from conftest import EXAMPLES, ROOT, BadInput
+from conftest import EXAMPLES, BadInput
 
 
 def run(args: List[str], stdin: str = "") -> Any:

@@ -364,7 +364,7 @@ def test_random_whole_game(seed: int) -> None:
 
     played: List[int] = []
     while not state.over:
-        seat, held, trick = state.to_play, state.hands[state.to_play], list(state.trick)
+        held, trick = state.hands[state.to_play], list(state.trick)
         card = rng.choice(cards_of(state.legal()))
         assert held >> card & 1
         assert_follows_the_rules(held, trick, card)

@@ -1,0 +1,436 @@
+"""Double-dummy analysis of played games: what perfect play would have made of each
+game, and which cards cost how many points.
+
+The value of a position is the taker's margin (card points minus the target for
+the oudlers he ends with) under double-dummy play from there.  Along a complete
+game, the position before every card is solved once, from the last trick back
+to the first lead, with one :class:`~tarot_solver.solver.Solver` whose table is
+kept warm along the game.  The value after a card is the value of the next
+position, so a card's cost is the drop in value for its player's camp (the
+taker maximises the margin, the defenders minimise it).  A forced card (the only
+legal one) costs nothing and needs no solve.
+
+Under a per-position budget (``time_limit`` or ``node_limit``) a solve may stop
+with proven bounds only (positions before ``first_trick`` are not solved at all:
+their bounds are the trivial ones).  Bounds are then narrowed by the order along the game (a
+player can do no better than his best card: ``v[i] >= v[i+1]`` when the taker's
+camp plays card ``i``, ``v[i] <= v[i+1]`` when the defence does), and a card is
+reported as an error only when its cost is proven positive; its cost is exact only
+when both values are.  Nothing is guessed.
+
+Each game is analysed from a cleared table, so its result depends on the game and
+the budget only, never on which games a worker analysed before: with complete
+solves or a node budget, results are identical whatever the backend and worker
+count (a time budget depends on the machine's speed).
+
+:class:`Summary` totals the per-game results by role and by seat, incrementally,
+from the JSON lines themselves, so a resumed run summarises the whole output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple, Union
+
+from .cards import TOTAL_HALF_POINTS, card_token, count, points
+from .errors import RecordError
+from .records import DealRecord, PathLike, _file_label
+from .rules import PlayState
+from .scoring import ScoreResult
+from .solver import DEFAULT_TABLE_MB, Solver
+from .variant import Contract
+
+#: role names used in errors, summaries and plots
+ROLES = ("taker", "defence")
+
+HalfBounds = Tuple[int, int]
+
+
+
+@dataclass(frozen=True)
+class AnalysisOptions:
+    """The per-position budget and the solver's table size."""
+
+    #: seconds per solved position (None: no limit)
+    time_limit: Optional[float] = None
+    #: search nodes per solved position (None: no limit); deterministic, unlike time
+    node_limit: Optional[int] = None
+    table_mb: int = DEFAULT_TABLE_MB
+    #: positions before this trick are not solved (their values keep trivial bounds)
+    first_trick: int = 1
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A played card proven to lose points against double-dummy play.
+
+    ``cost`` holds proven bounds in half-points (low > 0); ``best`` is a card
+    keeping the value (None when the position before it was not solved exactly).
+    """
+
+    index: int  # position of the card in ``played``
+    trick: int  # 1-based
+    seat: int
+    card: int
+    best: Optional[int]
+    cost: HalfBounds
+
+    @property
+    def exact(self) -> bool:
+        return self.cost[0] == self.cost[1]
+
+    def to_json(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {
+            "trick": self.trick,
+            "seat": self.seat,
+            "card": card_token(self.card),
+            "best": None if self.best is None else card_token(self.best),
+            "cost": points(self.cost[0]) if self.exact else None,
+        }
+        if not self.exact:
+            out["cost_bounds"] = [points(self.cost[0]), points(self.cost[1])]
+        return out
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """The double-dummy analysis of one complete game.
+
+    ``values[i]`` bounds (half-points) the value of the position before card ``i``;
+    ``values[72]`` is the final margin.  ``undecided`` counts the cards whose cost
+    is neither proven zero nor proven positive.
+    """
+
+    id: Optional[str]
+    taker: int
+    contract: Contract
+    values: List[HalfBounds]
+    mistakes: List[Mistake]
+    undecided: int
+    result: ScoreResult
+    scores: List[int]
+
+    @property
+    def complete(self) -> bool:
+        """Every position's value is exact."""
+        return all(lo == hi for lo, hi in self.values)
+
+    @property
+    def dd_made(self) -> Optional[bool]:
+        """Whether double-dummy play makes the contract; None when not proven either way."""
+        lo, hi = self.values[0]
+        return True if lo >= 0 else (False if hi < 0 else None)
+
+    def to_json(self, line: Optional[int] = None) -> Dict[str, Any]:
+        """The output line of ``tarot-solve analyze`` (``line``: the game's line in the history)."""
+        lo, hi = self.values[0]
+        out: Dict[str, Any] = {"id": self.id}
+        if line is not None:
+            out["line"] = line
+        out.update({
+            "taker": self.taker,
+            "contract": self.contract.value,
+            "dd_margin": points(lo) if lo == hi else None,
+            "dd_margin_bounds": [points(lo), points(hi)],
+            "dd_made": self.dd_made,
+            "actual_margin": points(self.values[-1][0]),
+            "made": self.result.made,
+            "scores": self.scores,
+            "errors": [m.to_json() for m in self.mistakes],
+            "complete": self.complete,
+            "undecided": self.undecided,
+        })
+        return out
+
+
+# Analysis ------------------------------------------------------------------------------
+
+_worker = threading.local()
+
+
+def worker_solver(table_mb: int = DEFAULT_TABLE_MB) -> Solver:
+    """This thread's solver, created on first use and kept for the next games.
+
+    One table per worker thread (a Solver is not thread-safe): allocating and
+    faulting in a large table per game would cost more than clearing it.
+    """
+    cached = getattr(_worker, "solver", None)
+    if cached is None or cached[0] != table_mb:
+        cached = _worker.solver = (table_mb, Solver(table_mb))
+    return cached[1]
+
+
+def _half_bounds(bounds: Tuple[float, float]) -> HalfBounds:
+    return int(round(bounds[0] * 2)), int(round(bounds[1] * 2))
+
+
+def narrow(before: HalfBounds, after: HalfBounds, taker: bool) -> Tuple[HalfBounds, HalfBounds]:
+    """Narrow the proven bounds of two consecutive positions with the order between them.
+
+    A player can do no better than his best card: when the taker's camp plays the
+    card between them, ``before >= after``; when the defence does, ``before <= after``.
+    Along a game, one pass back then one pass forward reach the fixed point: each
+    bound only travels along a run of cards of one camp, in one direction.
+    """
+    (lo0, hi0), (lo1, hi1) = before, after
+    if taker:
+        return (max(lo0, lo1), hi0), (lo1, min(hi1, hi0))
+    return (lo0, min(hi0, hi1)), (max(lo1, lo0), hi1)
+
+
+def card_cost(before: HalfBounds, after: HalfBounds, taker: bool) -> HalfBounds:
+    """Proven bounds on what a card cost its camp, from the values around it (half-points)."""
+    if taker:
+        low, high = before[0] - after[1], before[1] - after[0]
+    else:
+        low, high = after[0] - before[1], after[1] - before[0]
+    return max(low, 0), max(high, 0)
+
+
+def analyze_game(record: DealRecord, options: AnalysisOptions = AnalysisOptions(),
+                 solver: Optional[Solver] = None) -> GameAnalysis:
+    """Analyse a complete game (see the module docstring); raises :class:`TarotError`
+    if the record is not a complete, playable game."""
+    final = record.final_state()
+    taker, contract, _ = record.play_setup()
+    result = record.score(final)
+    played = list(record.played or ())
+    positions: List[PlayState] = []
+    state = record.opening_state()
+    for card in played:
+        positions.append(state.copy())
+        state.play(card)
+    taker_plays = [p.camps[p.to_play] for p in positions]
+
+    if solver is None:
+        solver = worker_solver(options.table_mb)
+    solver.clear()
+    unknown = (-final.variant.target_half_points(0), TOTAL_HALF_POINTS - final.variant.target_half_points(3))
+    values: List[HalfBounds] = [unknown] * len(played) + [(final.margin_hp(),) * 2]
+    first = (options.first_trick - 1) * final.players
+    best: Dict[int, int] = {}
+    for i in reversed(range(len(played))):
+        position = positions[i]
+        if count(position.legal()) == 1:
+            values[i] = values[i + 1]
+            continue
+        if i < first:
+            continue
+        solved = solver.solve(position, time_limit=options.time_limit or None,
+                              node_limit=options.node_limit or None, pv=False)
+        values[i], values[i + 1] = narrow(_half_bounds(solved.margin_bounds), values[i + 1], taker_plays[i])
+        if solved.complete and card_cost(values[i], values[i + 1], taker_plays[i])[0] > 0:
+            # an error: a best card from a second solve, cheap now that the table is hot
+            line = solver.solve(position, time_limit=options.time_limit or None,
+                                node_limit=options.node_limit or None).pv
+            if line:
+                best[i] = line[0]
+    for i, by_taker in enumerate(taker_plays):
+        values[i], values[i + 1] = narrow(values[i], values[i + 1], by_taker)
+
+    mistakes: List[Mistake] = []
+    undecided = 0
+    for i, card in enumerate(played):
+        cost = card_cost(values[i], values[i + 1], taker_plays[i])
+        if cost[0] > 0:
+            mistakes.append(Mistake(index=i, trick=i // final.players + 1, seat=positions[i].to_play,
+                                    card=card, best=best.get(i), cost=cost))
+        elif cost[1] > 0:
+            undecided += 1
+    return GameAnalysis(id=record.id, taker=taker, contract=contract, values=values, mistakes=mistakes,
+                        undecided=undecided, result=result, scores=result.scores(taker, final.players))
+
+
+def analyze_task(item: Tuple[int, DealRecord, AnalysisOptions]) -> Dict[str, Any]:
+    """One batch task, run on a worker: ``(line, record, options)`` to the output line."""
+    line, record, options = item
+    return analyze_game(record, options).to_json(line)
+
+
+# Reading histories ---------------------------------------------------------------------
+
+
+# Summaries -----------------------------------------------------------------------------
+
+
+@dataclass
+class _Tally:
+    """Totals of one row of the summary (a role or a seat)."""
+
+    games: int = 0
+    taken: int = 0
+    made: int = 0
+    dd_made: int = 0
+    errors: int = 0
+    lost_hp: int = 0  # proven lower bounds
+    unproven_costs: int = 0
+
+    def to_json(self) -> Dict[str, Any]:
+        return {
+            "games": self.games, "taken": self.taken, "made": self.made, "dd_made": self.dd_made,
+            "errors": self.errors, "errors_per_game": self._per_game(self.errors),
+            "points_lost": points(self.lost_hp), "points_lost_per_game": self._per_game(self.lost_hp / 2),
+            "unproven_costs": self.unproven_costs,
+        }
+
+    def _per_game(self, total: float) -> Optional[float]:
+        return round(total / self.games, 3) if self.games else None
+
+
+def _half(value: Union[int, float]) -> int:
+    return int(round(value * 2))
+
+
+@dataclass
+class Summary:
+    """Totals over analysed games (their output lines), by role and by seat.
+
+    Kept incrementally with bounded memory: the error costs are counted by value
+    (a multiple of 0.5), not listed.  A cost that is not proven exactly counts
+    with its proven lower bound in the points lost, and not in the distribution.
+    """
+
+    games: int = 0
+    made: int = 0
+    dd_made: int = 0
+    dd_failed: int = 0
+    incomplete: int = 0
+    undecided_cards: int = 0
+    roles: Dict[str, _Tally] = field(default_factory=lambda: {r: _Tally() for r in ROLES})
+    seats: List[_Tally] = field(default_factory=lambda: [_Tally() for _ in range(4)])
+    #: per role: exact cost in half-points -> number of errors
+    costs: Dict[str, Counter] = field(default_factory=lambda: {r: Counter() for r in ROLES})
+
+    def add(self, game: Mapping[str, Any]) -> None:
+        """Count one game from its output line (:meth:`GameAnalysis.to_json`)."""
+        taker = game["taker"]
+        self.games += 1
+        self.made += bool(game["made"])
+        self.dd_made += game["dd_made"] is True
+        self.dd_failed += game["dd_made"] is False
+        self.incomplete += not game["complete"]
+        self.undecided_cards += game["undecided"]
+        for role in ROLES:
+            self.roles[role].games += 1
+        for seat, tally in enumerate(self.seats):
+            tally.games += 1
+        for tally in (self.roles["taker"], self.seats[taker]):
+            tally.taken += 1
+            tally.made += bool(game["made"])
+            tally.dd_made += game["dd_made"] is True
+        for error in game["errors"]:
+            role = ROLES[error["seat"] != taker]
+            exact = error["cost"] is not None
+            low = _half(error["cost"] if exact else error["cost_bounds"][0])
+            for tally in (self.roles[role], self.seats[error["seat"]]):
+                tally.errors += 1
+                tally.lost_hp += low
+                tally.unproven_costs += not exact
+            if exact:
+                self.costs[role][low] += 1
+
+    def to_json(self) -> Dict[str, Any]:
+        return {
+            "games": self.games,
+            "made": self.made,
+            "dd_made": self.dd_made,
+            "dd_failed": self.dd_failed,
+            "dd_undecided": self.games - self.dd_made - self.dd_failed,
+            "incomplete": self.incomplete,
+            "undecided_cards": self.undecided_cards,
+            "roles": {role: tally.to_json() for role, tally in self.roles.items()},
+            "seats": [tally.to_json() for tally in self.seats],
+        }
+
+    def render(self) -> str:
+        """The summary as a text table."""
+        head = ("", "games", "taken", "made", "dd made", "errors", "errors/game", "points lost", "lost/game")
+        rows = [head]
+        named = [("taker", self.roles["taker"]), ("defence", self.roles["defence"])]
+        named += [(f"seat {s}", t) for s, t in enumerate(self.seats)]
+        for name, tally in named:
+            j = tally.to_json()
+            taken = name != "defence"
+            rows.append((name, str(j["games"]), str(j["taken"]) if taken else "-",
+                         str(j["made"]) if taken else "-", str(j["dd_made"]) if taken else "-",
+                         str(j["errors"]), _fixed(j["errors_per_game"]), str(j["points_lost"]),
+                         _fixed(j["points_lost_per_game"])))
+        widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
+        lines = [f"{self.games} games: contracts made {self.made}; under double-dummy play"
+                 f" made {self.dd_made}, failed {self.dd_failed}"
+                 + (f", undecided {self.games - self.dd_made - self.dd_failed}"
+                    if self.dd_made + self.dd_failed < self.games else "")]
+        lines += ["  ".join(cell.ljust(w) if c == 0 else cell.rjust(w) for c, (cell, w) in enumerate(zip(r, widths)))
+                  for r in rows]
+        unproven = sum(t.unproven_costs for t in self.roles.values())
+        if self.incomplete:
+            lines.append(f"{self.incomplete} games not proven throughout (time budget or --from-trick):"
+                         f" {self.undecided_cards} cards undecided, {unproven} errors counted at their"
+                         " proven lower bound")
+        return "\n".join(lines)
+
+    def plot(self, path: PathLike) -> None:
+        """Draw the distribution of exact error costs per role into an image file (matplotlib)."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, axes = plt.subplots(len(ROLES), 1, sharex=True, figsize=(7, 5))
+        top = max([hp for c in self.costs.values() for hp in c] + [2]) / 2
+        bins = [b / 2 for b in range(0, int(top * 2) + 3)]
+        for ax, role in zip(axes, ROLES):
+            costs = self.costs[role]
+            ax.hist([hp / 2 for hp in costs], bins=bins, weights=list(costs.values()), color="C0" if
+                    role == "taker" else "C1")
+            tally = self.roles[role]
+            unproven = f" (at least; {tally.unproven_costs} inexact costs not drawn)" if tally.unproven_costs else ""
+            ax.set_title(f"{role}: {tally.errors} errors in {self.games} games,"
+                         f" {points(tally.lost_hp)} points lost{unproven}", fontsize=10)
+            ax.set_ylabel("errors")
+        axes[-1].set_xlabel("cost of the error (card points)")
+        fig.tight_layout()
+        fig.savefig(path)
+        plt.close(fig)
+
+
+def _fixed(value: Optional[float]) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def game_key(game: Mapping[str, Any]) -> Union[str, int]:
+    """What ``--resume`` recognises a game by: its id, or its line when it has none."""
+    return game["id"] if game.get("id") is not None else int(game["line"])
+
+
+def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> Set[Union[str, int]]:
+    """The keys (:func:`game_key`) of the games already in an output file, for ``--resume``.
+
+    Each line is passed to ``add`` (to summarise the whole file).  A last line cut
+    short (no newline: the writer was killed) is removed from the file.  The keys
+    are kept in memory: a few dozen bytes per game.
+    """
+    label = _file_label(path)
+    keys: Set[Union[str, int]] = set()
+    whole = 0
+    with open(path, "rb") as f:
+        for number, raw in enumerate(f, 1):
+            if not raw.endswith(b"\n"):
+                break
+            whole += len(raw)
+            if not raw.strip():
+                continue
+            try:
+                game = json.loads(raw)
+                keys.add(game_key(game))
+                add(game)
+            except (ValueError, KeyError, TypeError, AttributeError):
+                raise RecordError("not a line written by tarot-solve analyze", file=label,
+                                  record=f"line {number}") from None
+    if whole < os.path.getsize(path):
+        os.truncate(path, whole)
+    return keys

@@ -1,0 +1,224 @@
+"""Import TarotClub's played-deal logs as deal records.
+
+TarotClub (https://www.tarotclub.fr) saves each finished deal as one JSON file
+(format "version 3", described in ``docs/tarotclub-format.md``): the contract, the
+taker, who led the first trick, the dog as dealt, the poignées shown, and the 18
+tricks in playing order.  It does not store the hands as dealt nor the discard.
+They follow from the tricks:
+
+* each seat's playing hand is the cards it played (the leader of a trick is the
+  winner of the previous one, recomputed with :func:`tarot_solver.rules.trick_winner`);
+* the six cards never played are the taker's discard in a prise or a garde (then
+  his hand as dealt is what he played, plus the discard, minus the dog), and the
+  dog itself in a garde sans or a garde contre;
+* the dealer is the seat before the first leader, unless a slam was announced
+  (the taker leads, and the dealer is unknown);
+* a defence poignée does not name its seat: it is the defender holding its cards.
+
+The result goes through :class:`~tarot_solver.records.DealRecord`, so a log with an
+illegal card or an impossible discard is refused with an error naming it.  Seats
+map South 0, East 1, North 2, West 3 (TarotClub plays in that order too).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Optional
+
+from . import rules
+from .cards import EXCUSE, FULL_DECK, TRUMP_BASE, card_token, cards_of, mask_of
+from .errors import RecordError, TarotError
+from .records import VARIANT, DealRecord
+from .variant import Contract
+
+SEATS = ("south", "east", "north", "west")
+CONTRACTS = {
+    "take": Contract.PRISE,
+    "guard": Contract.GARDE,
+    "guard without": Contract.GARDE_SANS,
+    "guard against": Contract.GARDE_CONTRE,
+}
+_SUITS = "SHDC"
+_TOKEN = re.compile(r"^(\d\d)-([SHDCT])$")
+_PLAYED_KEY = re.compile(r"^played\[(\d+)\]$")
+
+
+def parse_card(token: str, key: str) -> int:
+    """A TarotClub card token (``14-S`` king of spades, ``01-T`` the Petit, ``00-T`` the Excuse)."""
+    m = _TOKEN.match(token.strip().upper())
+    value = int(m.group(1)) if m else -1
+    if m and m.group(2) == "T" and 0 <= value <= 21:
+        return EXCUSE if value == 0 else TRUMP_BASE + value - 1
+    if m and m.group(2) != "T" and 1 <= value <= 14:
+        return _SUITS.index(m.group(2)) * 14 + value - 1
+    raise RecordError(f"unknown TarotClub card '{token}' (expected e.g. 14-S, 01-T, 00-T)", key=key, token=token)
+
+
+def parse_cards(value: Any, key: str) -> List[int]:
+    """A TarotClub card list: tokens joined with ``;`` (the empty string is no card)."""
+    if not isinstance(value, str):
+        raise RecordError("expected a string of cards joined with ';'", key=key)
+    cards = [parse_card(t, key) for t in value.split(";") if t.strip()]
+    seen = 0
+    for c in cards:
+        if seen >> c & 1:
+            raise RecordError(f"card '{card_token(c)}' appears twice", key=key, token=card_token(c))
+        seen |= 1 << c
+    return cards
+
+
+def _seat(info: Dict[str, Any], key: str) -> int:
+    name = info.get(key)
+    if not isinstance(name, str) or name.strip().lower() not in SEATS:
+        raise RecordError(f"expected a seat (South, East, North or West), got {json.dumps(name)}",
+                          key=f"deal_info.{key}", token=str(name))
+    return SEATS.index(name.strip().lower())
+
+
+def _contract(info: Dict[str, Any]) -> Contract:
+    name = info.get("contract")
+    key = str(name).strip().lower()
+    if key in CONTRACTS:
+        return CONTRACTS[key]
+    raise RecordError(f"unknown contract {json.dumps(name)} (expected Take, Guard, Guard without"
+                      " or Guard against)", key="deal_info.contract", token=str(name))
+
+
+def strip_trailing_commas(text: str) -> str:
+    """Remove commas just before a closing ``}`` or ``]`` (outside strings):
+    TarotClub's own parser accepts them and some of its files have them."""
+    out: List[str] = []
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "}]":
+            while out and out[-1].isspace():
+                out.pop()
+            if out and out[-1] == ",":
+                out.pop()
+        out.append(ch)
+    return "".join(out)
+
+
+def _defence_seat(hands: List[int], taker: int, shown: List[int]) -> int:
+    """The defender whose playing hand holds every card of the defence poignée."""
+    for seat, hand in enumerate(hands):
+        if seat != taker and mask_of(shown) & ~hand == 0:
+            return seat
+    raise RecordError("no defender holds every card of the poignée", key="deal_info.defense_handle")
+
+
+def rebuild(doc: Any) -> Dict[str, Any]:
+    """The fields of the deal record of one parsed TarotClub log (cards as ints), before
+    :class:`DealRecord` checks them; raises :class:`RecordError` for what cannot be rebuilt."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("deal_info"), dict):
+        raise RecordError("not a TarotClub deal log: no 'deal_info' object", key="deal_info")
+    info = doc["deal_info"]
+    players = info.get("number_of_players", len(info.get("players", ())) or VARIANT.players)
+    if players != VARIANT.players:
+        raise RecordError(f"a {players}-player deal: only the 4-player game is supported",
+                          key="deal_info.number_of_players", token=str(players))
+    taker, contract, leader = _seat(info, "taker"), _contract(info), _seat(info, "first_trick_lead")
+    slam = info.get("slam", False)
+    if not isinstance(slam, bool):
+        raise RecordError("expected true or false", key="deal_info.slam", token=str(slam))
+    dog = parse_cards(info.get("dog", ""), "deal_info.dog")
+    attack = parse_cards(info.get("attack_handle", ""), "deal_info.attack_handle")
+    defence = parse_cards(info.get("defense_handle", ""), "deal_info.defense_handle")
+    tricks = doc.get("tricks")
+    if not isinstance(tricks, list) or len(tricks) != VARIANT.tricks:
+        got = len(tricks) if isinstance(tricks, list) else "none"
+        raise RecordError(f"expected {VARIANT.tricks} tricks, got {got}", key="tricks")
+
+    played: List[int] = []
+    seen = 0
+    hands = [0] * VARIANT.players
+    lead = leader
+    for k, text in enumerate(tricks):
+        trick = parse_cards(text, f"tricks[{k}]")
+        if len(trick) != VARIANT.players:
+            raise RecordError(f"a trick holds {VARIANT.players} cards, not {len(trick)}", key=f"tricks[{k}]")
+        for j, card in enumerate(trick):
+            if seen >> card & 1:
+                raise RecordError(f"card '{card_token(card)}' is played twice", key=f"tricks[{k}]",
+                                  token=card_token(card))
+            hands[(lead + j) % VARIANT.players] |= 1 << card
+            seen |= 1 << card
+        played += trick
+        lead = (lead + rules.trick_winner(trick)) % VARIANT.players
+
+    aside = FULL_DECK & ~seen
+    discard: Optional[List[int]] = None
+    if contract.taker_takes_dog:
+        if not dog:
+            raise RecordError("the dog is empty: the taker's hand as dealt cannot be rebuilt",
+                              key="deal_info.dog")
+        lost = mask_of(dog) & ~(hands[taker] | aside)
+        if lost:
+            raise RecordError(f"dog card '{card_token(cards_of(lost)[0])}' was played by a defender",
+                              key="deal_info.dog", token=card_token(cards_of(lost)[0]))
+        discard = cards_of(aside)
+        hands[taker] = (hands[taker] | aside) & ~mask_of(dog)
+    else:
+        if dog and mask_of(dog) != aside:
+            raise RecordError("the cards never played are not the dog, in a "
+                              f"{contract.value} (never played: {' '.join(map(card_token, cards_of(aside)))})",
+                              key="deal_info.dog")
+        dog = cards_of(aside)
+    poignees = [(taker, attack)] if attack else []
+    if defence:
+        poignees.append((_defence_seat(hands, taker, defence), defence))
+    return dict(hands=[cards_of(h) for h in hands], dog=dog, taker=taker, contract=contract, discard=discard,
+                dealer=None if slam else (leader - 1) % VARIANT.players, leader=leader if slam else None,
+                played=played, slam=slam or None, poignees=poignees or None)
+
+
+def to_record(doc: Any, ident: Optional[str] = None) -> DealRecord:
+    """The validated deal record of one parsed TarotClub log; raises :class:`TarotError`."""
+    fields = rebuild(doc)
+    try:
+        return DealRecord(**fields, id=ident)
+    except TarotError as e:
+        m = _PLAYED_KEY.match(e.key or "")
+        if m:  # name the trick as the log does
+            e.key = f"tricks[{int(m.group(1)) // VARIANT.players}]"
+        raise
+
+
+def read_log(path: "os.PathLike[str] | str") -> DealRecord:
+    """The deal record of one TarotClub log file; its id is the file name without ``.json``."""
+    label = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise RecordError(f"not UTF-8 text (bad byte at offset {e.start})", file=label) from None
+    try:
+        doc = json.loads(strip_trailing_commas(text))
+    except json.JSONDecodeError as e:
+        raise RecordError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", file=label) from None
+    try:
+        return to_record(doc, Path(path).stem)
+    except TarotError as e:
+        raise e.located(file=label)
+
+
+def log_files(paths: Iterable["os.PathLike[str] | str"]) -> List[Path]:
+    """The files to convert: each file given, and the ``*.json`` files of each directory
+    (sorted by name, which TarotClub makes the time order)."""
+    out: List[Path] = []
+    for p in map(Path, paths):
+        out.extend(sorted(p.glob("*.json")) if p.is_dir() else [p])
+    return out
+

@@ -1,0 +1,356 @@
+"""Batch double-dummy analysis: the analysis of one game, summaries, and ``tarot-solve analyze``.
+
+Full deals are too slow to solve exactly in a test, so games are analysed under a
+node budget per position (deterministic, unlike time): the first tricks then come
+out as proven bounds, the last ones exact.  The exact part is checked against an
+independent computation (every legal card solved with ``all_cards``), the bounded
+part by invariants that a wrong bound would break.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+from click.testing import CliRunner
+
+from tarot_solver import history
+from tarot_solver.cards import card_token, count
+from tarot_solver.cli import main
+from tarot_solver.errors import RecordError
+from tarot_solver.history import AnalysisOptions, GameAnalysis, Summary, analyze_game, card_cost, narrow
+from tarot_solver.records import DealRecord, iter_records, read_records
+from tarot_solver.solver import Solver
+
+from conftest import EXAMPLES, ROOT
+
+HISTORY = EXAMPLES / "history.jsonl"
+TAROTCLUB = ROOT / "tests" / "data" / "tarotclub"
+#: the core checks its node budget every 65,536 nodes: the least budget that counts
+NODES = 65536
+GAMES = read_records(HISTORY)
+
+
+@pytest.fixture(scope="module")
+def small_history(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Six games of examples/history.jsonl."""
+    path = tmp_path_factory.mktemp("history") / "six.jsonl"
+    path.write_text("".join(HISTORY.read_text(encoding="utf-8").splitlines(True)[:6]), encoding="utf-8")
+    return path
+
+
+def analyze(args: List[str]) -> Any:
+    return CliRunner().invoke(main, ["analyze", "--nodes", str(NODES), *args])
+
+
+# Bound arithmetic ------------------------------------------------------------------------
+
+
+def test_narrow_uses_the_order_between_positions() -> None:
+    # taker plays: before >= after
+    assert narrow((-10, 30), (0, 40), True) == ((0, 30), (0, 30))
+    # defence plays: before <= after
+    assert narrow((-10, 30), (-20, 10), False) == ((-10, 10), (-10, 10))
+    # exact values are left alone
+    assert narrow((4, 4), (2, 2), True) == ((4, 4), (2, 2))
+
+
+def test_card_cost_is_proven_or_undecided() -> None:
+    assert card_cost((10, 10), (4, 4), True) == (6, 6)  # the taker lost 3 points
+    assert card_cost((10, 10), (4, 4), False) == (0, 0)  # the defence gained: no cost
+    assert card_cost((10, 20), (-6, 2), True) == (8, 26)  # proven error, inexact cost
+    assert card_cost((0, 20), (-6, 2), True) == (0, 26)  # undecided
+    assert card_cost((-8, -8), (-2, 6), False) == (6, 14)
+
+
+# One game ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def analyses() -> Dict[str, GameAnalysis]:
+    solver = Solver(64)
+    return {g.id: analyze_game(g, AnalysisOptions(node_limit=4 * NODES), solver) for g in GAMES[:3]}
+
+
+@pytest.mark.parametrize("game", GAMES[:3], ids=lambda g: g.id)
+def test_exact_values_and_costs_match_every_card_solved(game: DealRecord,
+                                                        analyses: Dict[str, GameAnalysis]) -> None:
+    """From trick 13 on every value is exact; each card's cost and best card are checked
+    against a fresh solve of every legal card of the position."""
+    result = analyses[game.id]
+    errors = {m.index: m for m in result.mistakes}
+    solver = Solver(64)
+    state = game.opening_state()
+    played = game.played or []
+    for i, card in enumerate(played):
+        if i >= 48:
+            assert result.values[i][0] == result.values[i][1], f"position {i} not exact"
+            taker = state.camps[state.to_play]
+            if count(state.legal()) > 1:
+                children = {c: int(r.margin * 2) for c, r in
+                            solver.solve(state, all_cards=True, pv=False).cards.items()}  # type: ignore[union-attr]
+            else:
+                children = {card: result.values[i + 1][0]}
+            value = max(children.values()) if taker else min(children.values())
+            assert result.values[i] == (value, value)
+            assert result.values[i + 1] == (children[card], children[card])
+            cost = abs(value - children[card])
+            if cost:
+                mistake = errors.pop(i)
+                assert (mistake.cost, mistake.card, mistake.seat) == ((cost, cost), card, state.to_play)
+                assert mistake.trick == i // 4 + 1
+                assert mistake.best is not None and children[mistake.best] == value
+        state.play(card)
+    assert all(i < 48 for i in errors)
+    assert result.values[-1] == (state.margin_hp(),) * 2
+
+
+@pytest.mark.parametrize("game", GAMES[:3], ids=lambda g: g.id)
+def test_bounds_respect_the_game_order_and_a_larger_budget(game: DealRecord,
+                                                           analyses: Dict[str, GameAnalysis]) -> None:
+    small = analyze_game(game, AnalysisOptions(node_limit=NODES))
+    large = analyses[game.id]
+    state = game.opening_state()
+    for i, card in enumerate(game.played or []):
+        taker = state.camps[state.to_play]
+        for values in (small.values, large.values):
+            lo, hi = values[i]
+            assert lo <= hi
+            # a player can do no better than his best card: the bounds already say so
+            assert narrow(values[i], values[i + 1], taker) == (values[i], values[i + 1])
+            if count(state.legal()) == 1:
+                assert values[i] == values[i + 1]
+        # proven bounds from two budgets hold the same true value
+        assert max(small.values[i][0], large.values[i][0]) <= min(small.values[i][1], large.values[i][1])
+        state.play(card)
+    for m in small.mistakes:
+        assert m.cost[0] > 0
+        other = next((x for x in large.mistakes if x.index == m.index), None)
+        assert other is not None and max(m.cost[0], other.cost[0]) <= min(m.cost[1], other.cost[1])
+        if not m.exact:
+            assert m.to_json()["cost"] is None and m.to_json()["cost_bounds"] == [m.cost[0] / 2, m.cost[1] / 2]
+
+
+def test_result_line_matches_replay_and_does_not_depend_on_the_table() -> None:
+    game = GAMES[0]
+    options = AnalysisOptions(node_limit=NODES, table_mb=32)
+    first = analyze_game(game, options).to_json(7)
+    analyze_game(GAMES[1], options)  # the worker's table now holds another game
+    assert analyze_game(game, options).to_json(7) == first
+    assert analyze_game(game, options, Solver(16)).to_json(7) == first
+    final = game.final_state()
+    score = game.score(final)
+    assert first["id"] == "h01" and first["line"] == 7
+    assert (first["actual_margin"], first["made"]) == (final.margin_hp() / 2, score.made)
+    assert first["scores"] == score.scores(game.taker)
+    lo, hi = first["dd_margin_bounds"]
+    assert first["dd_margin"] == (lo if lo == hi else None)
+    assert first["dd_made"] == (True if lo >= 0 else False if hi < 0 else None)
+    for error in first["errors"]:
+        assert set(error) >= {"trick", "seat", "card", "best", "cost"}
+        assert error["cost"] is None or error["cost"] > 0
+
+
+def test_from_trick_solves_only_the_endgame(analyses: Dict[str, GameAnalysis]) -> None:
+    full = analyses["h01"]
+    endgame = analyze_game(GAMES[0], AnalysisOptions(first_trick=13))
+    assert endgame.values[48:] == full.values[48:]
+    assert endgame.to_json()["dd_margin_bounds"] == [-56, 55]  # trivial: not solved
+    assert [(m.index, m.cost) for m in endgame.mistakes if m.index >= 48] == \
+        [(m.index, m.cost) for m in full.mistakes if m.index >= 48]
+
+
+def test_incomplete_game_is_refused() -> None:
+    obj = GAMES[0].to_json()
+    obj["played"] = obj["played"][:40]
+    with pytest.raises(RecordError, match="not complete: 40 of 72"):
+        analyze_game(DealRecord.from_json(obj))
+
+
+# Reading and resuming --------------------------------------------------------------------
+
+
+def test_streamed_reading_matches_whole_file_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = HISTORY.read_text(encoding="utf-8").splitlines(True)[:3]
+    text = lines[0] + "\n" + '{"hands": ]\n' + lines[1] + '{"hands": [], "dog": []}\n' + lines[2]
+    path = tmp_path / "h.jsonl"
+    path.write_text(text, encoding="utf-8")
+    streamed = [(n, str(x).replace(str(path), "<stdin>")) for n, x in iter_records(path)]
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))  # stdin is read whole
+    assert streamed == [(n, str(x)) for n, x in iter_records("-")]
+    assert [n for n, _ in streamed] == [1, 3, 4, 5, 6]
+    assert "line 3: malformed JSON" in streamed[1][1] and "line 5" in streamed[3][1]
+    pretty = list(iter_records(EXAMPLES / "game.json"))  # one pretty-printed game
+    assert [(n, r.id) for n, r in pretty] == [(1, "example-game")]  # type: ignore[union-attr]
+
+
+def test_resume_output_cuts_a_partial_last_line(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    good = [{"id": "a", "line": 1}, {"id": None, "line": 4}]
+    out.write_text("".join(json.dumps(g) + "\n" for g in good) + '{"id": "b", "li', encoding="utf-8")
+    seen: List[Dict[str, Any]] = []
+    assert history.resume_output(out, seen.append) == {"a", 4}
+    assert seen == good
+    assert out.read_text(encoding="utf-8").endswith('"line": 4}\n')
+    out.write_text('{"id": "a", "line": 1}\nnot json\n', encoding="utf-8")
+    with pytest.raises(RecordError, match="line 2: not a line written by tarot-solve analyze"):
+        history.resume_output(out, seen.append)
+
+
+# Summaries -------------------------------------------------------------------------------
+
+
+def _line(taker: int, made: bool, dd_made: Any, errors: List[Dict[str, Any]]) -> Dict[str, Any]:
+    return {"id": None, "line": 1, "taker": taker, "made": made, "dd_made": dd_made, "errors": errors,
+            "complete": dd_made is not None, "undecided": 0 if dd_made is not None else 3}
+
+
+def test_summary_by_role_and_seat(tmp_path: Path) -> None:
+    summary = Summary()
+    summary.add(_line(0, True, True, [{"seat": 0, "cost": 3}, {"seat": 2, "cost": 1.5}]))
+    summary.add(_line(1, False, True, [{"seat": 1, "cost": None, "cost_bounds": [2, 9]},
+                                      {"seat": 0, "cost": 4}, {"seat": 3, "cost": 1.5}]))
+    summary.add(_line(0, False, None, []))
+    j = summary.to_json()
+    assert (j["games"], j["made"], j["dd_made"], j["dd_failed"], j["dd_undecided"]) == (3, 1, 2, 0, 1)
+    assert j["roles"]["taker"] == {"games": 3, "taken": 3, "made": 1, "dd_made": 2, "errors": 2,
+                                   "errors_per_game": 0.667, "points_lost": 5, "points_lost_per_game": 1.667,
+                                   "unproven_costs": 1}
+    assert j["roles"]["defence"]["errors"] == 3 and j["roles"]["defence"]["points_lost"] == 7
+    assert [s["taken"] for s in j["seats"]] == [2, 1, 0, 0]
+    assert [s["points_lost"] for s in j["seats"]] == [7, 2, 1.5, 1.5]
+    assert summary.costs["defence"] == {3: 2, 8: 1}  # exact costs only, in half-points
+    text = summary.render().splitlines()
+    assert text[0] == "3 games: contracts made 1; under double-dummy play made 2, failed 0, undecided 1"
+    assert text[2].split() == ["taker", "3", "3", "1", "2", "2", "0.67", "5", "1.67"]
+    assert text[3].split() == ["defence", "3", "-", "-", "-", "3", "1.00", "7", "2.33"]
+    assert text[-1].startswith("1 games not proven throughout")
+    pytest.importorskip("matplotlib")
+    summary.plot(tmp_path / "costs.png")
+    assert (tmp_path / "costs.png").read_bytes()[:4] == b"\x89PNG"
+
+
+# tarot-solve analyze -----------------------------------------------------------------------
+
+
+def test_analyze_lines_identical_with_one_or_two_workers(small_history: Path, tmp_path: Path) -> None:
+    one = analyze([str(small_history), "-j", "1"])
+    assert one.exit_code == 0, one.output
+    two = analyze([str(small_history), "-j", "2", "-o", str(tmp_path / "out.jsonl")])
+    assert two.exit_code == 0, two.output
+    assert (tmp_path / "out.jsonl").read_text(encoding="utf-8") == one.stdout
+    games = [json.loads(line) for line in one.stdout.splitlines()]
+    assert [(g["id"], g["line"]) for g in games] == [(f"h0{i}", i) for i in range(1, 7)]
+
+
+def test_bad_games_are_reported_and_skipped(tmp_path: Path) -> None:
+    lines = HISTORY.read_text(encoding="utf-8").splitlines(True)[:3]
+    cut = GAMES[1].to_json()
+    cut["played"] = cut["played"][:30]
+    path = tmp_path / "bad.jsonl"
+    path.write_text(lines[0] + "{oops\n" + json.dumps(cut) + "\n" + lines[2], encoding="utf-8")
+    result = analyze([str(path), "-j", "1"])
+    assert result.exit_code == 2
+    assert [json.loads(line)["line"] for line in result.stdout.splitlines()] == [1, 4]
+    assert result.stderr.splitlines() == [
+        f"tarot-solve: skipped: {path}: line 2: malformed JSON at column 2: Expecting property name enclosed"
+        " in double quotes",
+        f"tarot-solve: skipped: {path}: line 3 (id 'h02'): key 'played': the game is not complete:"
+        " 30 of 72 cards played",
+        "tarot-solve: error: 2 bad games skipped (lines 2, 3)",
+    ]
+    strict = analyze([str(path), "-j", "1", "--strict", "-o", str(tmp_path / "out.jsonl")])
+    assert strict.exit_code == 2 and strict.stderr.count("\n") == 1
+    assert strict.stderr.startswith(f"tarot-solve: error: {path}: line 2: malformed JSON")
+    assert [json.loads(line)["line"] for line in (tmp_path / "out.jsonl").read_text().splitlines()] == [1]
+
+
+def test_usage_errors_exit_2(small_history: Path, tmp_path: Path) -> None:
+    assert analyze([str(small_history), "--resume"]).exit_code == 2
+    missing = analyze([str(tmp_path / "none.jsonl")])
+    assert missing.exit_code == 2 and "No such file" in missing.stderr and missing.stdout == ""
+
+
+def test_summary_table_json_and_plot(small_history: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    table = analyze([str(small_history), "-j", "1", "-o", str(out), "--summary"])
+    assert table.exit_code == 0, table.output
+    assert table.stdout.splitlines()[0].startswith("6 games: contracts made ")
+    summary = Summary()
+    for line in out.read_text(encoding="utf-8").splitlines():
+        summary.add(json.loads(line))
+    assert table.stdout.rstrip("\n") == summary.render()
+    as_json = analyze([str(small_history), "-j", "1", "--summary", "--json"])
+    assert json.loads(as_json.stdout) == summary.to_json()
+    pytest.importorskip("matplotlib")
+    again = analyze([str(small_history), "-j", "1", "-o", str(out), "--resume", "--summary", "--json",
+                     "--plot", str(tmp_path / "c.png")])
+    assert again.exit_code == 0 and json.loads(again.stdout) == summary.to_json()  # nothing new, same summary
+    assert (tmp_path / "c.png").stat().st_size > 0
+
+
+def test_interrupt_leaves_whole_lines_and_resume_completes(small_history: Path, tmp_path: Path) -> None:
+    reference = analyze([str(small_history), "-j", "1"])
+    out = tmp_path / "out.jsonl"
+    args = [sys.executable, "-m", "tarot_solver", "analyze", str(small_history), "-o", str(out),
+            "--nodes", str(NODES), "-j", "1"]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while (not out.exists() or out.read_text().count("\n") < 2) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    written = out.read_text(encoding="utf-8")
+    assert 2 <= written.count("\n") < 6 and written.endswith("\n")
+    assert stderr.splitlines() == [f"tarot-solve: interrupted: {written.count(chr(10))} games written to {out};"
+                                   " run again with --resume to finish"]
+    assert reference.stdout.startswith(written)
+    with out.open("a", encoding="utf-8") as f:
+        f.write('{"id": "h0')  # as if killed in the middle of a line
+    resumed = analyze([str(small_history), "-j", "2", "-o", str(out), "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert out.read_text(encoding="utf-8") == reference.stdout
+
+
+def test_local_dask_cluster_gives_the_same_lines(small_history: Path, tmp_path: Path) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    converted = tmp_path / "tarotclub.jsonl"
+    convert = CliRunner().invoke(main, ["convert", *(str(p) for p in sorted(TAROTCLUB.glob("[hs]*.json"))),
+                                        "-o", str(converted)])
+    assert convert.exit_code == 0, convert.output
+    both = tmp_path / "both.jsonl"
+    both.write_text(small_history.read_text(encoding="utf-8") + converted.read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    local = analyze([str(both), "-j", "1"])
+    assert local.exit_code == 0, local.output
+    assert len(local.stdout.splitlines()) == 6 + 7
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None, processes=True) as cluster:
+        remote = analyze([str(both), "--scheduler", cluster.scheduler_address])
+    assert remote.exit_code == 0, remote.output
+    assert remote.stdout == local.stdout
+
+
+def test_missing_extras_fail_before_any_work(small_history: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails
+    result = analyze([str(small_history), "--plot", "x.png"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == "tarot-solve: error: --plot needs the optional extra: pip install 'tarot-solver[plot]'\n"
+    assert not os.path.exists("x.png")
+
+
+def test_best_card_tokens_are_canonical(analyses: Dict[str, GameAnalysis]) -> None:
+    for result in analyses.values():
+        for m in result.mistakes:
+            j = m.to_json()
+            assert j["card"] == card_token(m.card)
+            assert j["best"] == (None if m.best is None else card_token(m.best))

@@ -1,0 +1,203 @@
+"""The TarotClub importer: rebuilt deals, error reports, and ``tarot-solve convert``.
+
+The logs in ``tests/data/tarotclub`` are synthetic, written in TarotClub's format
+(docs/tarotclub-format.md) from games whose deal is known, so each conversion is
+checked against the original record:
+
+* ``h03_guard``, ``h04_take_poignee`` (an attack poignée): games of
+  ``examples/history.jsonl``, as TarotClub writes them (sorted keys, 4-space indent);
+* ``h10_hand_made_trailing_commas``: game h10 in the style of TarotClub's hand-made
+  fixtures (hand-ordered keys, a trailing comma);
+* ``h01_slam``: game h01 with a slam announced (its first leader is the taker);
+* ``seed26_defence_poignee``: ``make_examples.make_game(26)``, a defender shows a poignée;
+* ``seed69_guard_without`` and ``seed69_guard_against``: ``make_game(69, garde_sans)``,
+  the second relabelled as a garde contre (the play is the same);
+* ``doc_example_illegal``: example 1 of docs/tarotclub-format.md, whose play is not
+  legal; its hands (section 5 of that note) are still rebuilt.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from pathlib import Path
+from typing import Any, Dict
+
+import pytest
+from click.testing import CliRunner
+
+from tarot_solver import tarotclub
+from tarot_solver.cards import EXCUSE, NUM_CARDS, TRUMP_BASE, card_token
+from tarot_solver.cli import main
+from tarot_solver.errors import IllegalMoveError, RecordError, TarotError
+from tarot_solver.records import DealRecord, read_records
+from tarot_solver.variant import Contract
+
+from conftest import EXAMPLES, ROOT
+
+DATA = ROOT / "tests" / "data" / "tarotclub"
+sys.path.insert(0, str(EXAMPLES))
+import make_examples  # noqa: E402
+
+
+def log(name: str) -> Dict[str, Any]:
+    return json.loads(tarotclub.strip_trailing_commas((DATA / name).read_text(encoding="utf-8")))
+
+
+def comparable(record: DealRecord, *drop: str) -> Dict[str, Any]:
+    obj = record.to_json()
+    for key in ("id", "bids") + drop:
+        obj.pop(key, None)
+    return obj
+
+
+EXAMPLE_GAMES = {r.id: r for r in read_records(EXAMPLES / "history.jsonl")}
+
+
+@pytest.mark.parametrize("name, game", [("h03_guard", "h03"), ("h04_take_poignee", "h04"),
+                                        ("h10_hand_made_trailing_commas", "h10")])
+def test_rebuilds_example_games(name: str, game: str) -> None:
+    record = tarotclub.read_log(DATA / f"{name}.json")
+    assert record.id == name
+    assert comparable(record) == comparable(EXAMPLE_GAMES[game])
+    assert record.score().scores(record.taker) == EXAMPLE_GAMES[game].score().scores(record.taker)
+
+
+def test_slam_leader_is_kept_and_dealer_unknown() -> None:
+    record = tarotclub.read_log(DATA / "h01_slam.json")
+    original = EXAMPLE_GAMES["h01"]
+    assert (record.slam, record.leader, record.dealer) == (True, original.taker, None)
+    assert comparable(record, "slam", "leader") == comparable(original, "dealer")
+
+
+def test_defence_poignee_goes_to_the_defender_holding_it() -> None:
+    record = tarotclub.read_log(DATA / "seed26_defence_poignee.json")
+    original = make_examples.make_game(26, "x")
+    assert original is not None and record.poignees is not None
+    assert [s for s, _ in record.poignees] == [0] and record.taker != 0
+    assert comparable(record) == comparable(original)
+
+
+@pytest.mark.parametrize("name, contract", [("seed69_guard_without", Contract.GARDE_SANS),
+                                            ("seed69_guard_against", Contract.GARDE_CONTRE)])
+def test_dog_untouched_in_garde_sans_and_contre(name: str, contract: Contract) -> None:
+    record = tarotclub.read_log(DATA / f"{name}.json")
+    original = make_examples.make_game(69, "x", contract=Contract.GARDE_SANS)
+    assert original is not None
+    assert record.contract is contract and record.discard is None
+    assert comparable(record, "contract") == comparable(original, "contract")
+    # the dog counts for the taker in a garde sans, for the defence in a garde contre
+    assert (record.opening_state().taker_hp > 0) == (contract is Contract.GARDE_SANS)
+
+
+def test_doc_example_hands_are_rebuilt_though_its_play_is_illegal() -> None:
+    section5 = {  # docs/tarotclub-format.md, section 5
+        "South": "13-S;09-S;09-H;06-T;11-T;05-T;06-S;11-D;06-H;01-C;03-T;14-T;12-D;09-T;10-D;10-S;06-D;08-C",
+        "East": "02-C;04-S;04-D;05-S;07-C;11-H;14-C;09-C;19-T;05-C;03-H;13-T;08-D;09-D;04-H;14-D;12-S;04-C",
+        "North": "04-T;10-T;07-T;21-T;18-T;07-D;14-S;01-D;12-T;16-T;07-S;15-T;20-T;07-H;12-C;02-T;14-H;17-T",
+        "West": "01-T;13-C;05-H;02-H;01-S;03-D;03-S;12-H;05-D;02-D;08-H;01-H;00-T;11-C;13-H;02-S;10-H;08-T",
+    }
+    fields = tarotclub.rebuild(log("doc_example_illegal.json"))
+    assert fields["hands"] == [sorted(tarotclub.parse_cards(section5[s], "x")) for s in section5]
+    assert fields["discard"] == sorted(tarotclub.parse_cards("01-D;03-C;06-C;07-D;07-H;07-S", "x"))
+    assert (fields["taker"], fields["dealer"], fields["contract"]) == (2, 3, Contract.GARDE)
+    assert fields["poignees"][0][0] == 2
+    with pytest.raises(IllegalMoveError) as err:
+        tarotclub.read_log(DATA / "doc_example_illegal.json")
+    assert "key 'tricks[0]'" in str(err.value) and "may not play 'T4' in trick 1" in str(err.value)
+
+
+def test_card_tokens_cover_the_deck() -> None:
+    tokens = [f"{v:02d}-{s}" for s in "SHDC" for v in range(1, 15)] + [f"{v:02d}-T" for v in range(22)]
+    cards = [tarotclub.parse_card(t, "k") for t in tokens]
+    assert sorted(cards) == list(range(NUM_CARDS))
+    assert card_token(tarotclub.parse_card("14-S", "k")) == "KS"
+    assert tarotclub.parse_card("00-T", "k") == EXCUSE and tarotclub.parse_card("01-T", "k") == TRUMP_BASE
+    for bad in ("15-S", "22-T", "00-S", "1-S", "14S", "14-X"):
+        with pytest.raises(RecordError, match=f"unknown TarotClub card '{bad}'"):
+            tarotclub.parse_card(bad, "k")
+
+
+def test_trailing_commas_removed_outside_strings_only() -> None:
+    text = '{"a": "x,]", "b": [1, 2, ], "c": "q\\",}",\n}'
+    assert json.loads(tarotclub.strip_trailing_commas(text)) == {"a": "x,]", "b": [1, 2], "c": 'q",}'}
+
+
+def _broken(change: Any) -> Dict[str, Any]:
+    doc = copy.deepcopy(log("h03_guard.json"))
+    change(doc)
+    return doc
+
+
+@pytest.mark.parametrize("change, fragments", [
+    (lambda d: d["deal_info"].__setitem__("number_of_players", 5), ("5-player", "number_of_players")),
+    (lambda d: d["tricks"].__setitem__(3, "15-D;" + d["tricks"][3].split(";", 1)[1]),
+     ("key 'tricks[3]'", "unknown TarotClub card '15-D'")),
+    (lambda d: d["tricks"].pop(), ("expected 18 tricks, got 17",)),
+    (lambda d: d["tricks"].__setitem__(2, d["tricks"][2] + ";02-S"), ("key 'tricks[2]'", "holds 4 cards, not 5")),
+    (lambda d: d["tricks"].__setitem__(5, d["tricks"][0]), ("key 'tricks[5]'", "played twice")),
+    (lambda d: d["deal_info"].__setitem__("dog", ""), ("key 'deal_info.dog'", "the dog is empty")),
+    (lambda d: d["deal_info"].__setitem__("taker", "Nowhere"), ("key 'deal_info.taker'", "expected a seat")),
+    (lambda d: d["deal_info"].__setitem__("contract", "Pass"), ("key 'deal_info.contract'", "unknown contract")),
+    (lambda d: d.pop("deal_info"), ("not a TarotClub deal log",)),
+    (lambda d: d["deal_info"].__setitem__("defense_handle", "21-T"),  # the taker's trump
+     ("key 'deal_info.defense_handle'", "no defender holds every card")),
+])
+def test_bad_logs_name_the_problem(change: Any, fragments: Any) -> None:
+    with pytest.raises(TarotError) as err:
+        tarotclub.to_record(_broken(change))
+    for fragment in fragments:
+        assert fragment in str(err.value)
+
+
+def test_dog_must_match_what_the_log_says() -> None:
+    doc = log("seed69_guard_without.json")
+    dog = doc["deal_info"]["dog"].split(";")
+    doc["deal_info"]["dog"] = ";".join(dog[:-1] + [doc["tricks"][0].split(";")[0]])
+    with pytest.raises(RecordError, match="the cards never played are not the dog"):
+        tarotclub.to_record(doc)
+    doc["deal_info"]["dog"] = ""  # hand-made files leave it empty: the cards never played are the dog
+    assert tarotclub.to_record(doc).dog == tarotclub.read_log(DATA / "seed69_guard_without.json").dog
+    guard = log("h03_guard.json")
+    defender_card = guard["tricks"][0].split(";")[1]  # played by the seat after the leader, a defender
+    guard["deal_info"]["dog"] = ";".join(guard["deal_info"]["dog"].split(";")[:-1] + [defender_card])
+    with pytest.raises(RecordError, match="was played by a defender"):
+        tarotclub.to_record(guard)
+
+
+# tarot-solve convert ---------------------------------------------------------------------
+
+
+def test_convert_directory_skips_bad_logs(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["convert", str(DATA)])
+    assert result.exit_code == 2
+    lines = result.stdout.splitlines()
+    names = sorted(p.stem for p in DATA.glob("*.json") if p.stem != "doc_example_illegal")
+    assert [json.loads(line)["id"] for line in lines] == names
+    assert result.stderr.splitlines() == [
+        f"tarot-solve: skipped: {DATA / 'doc_example_illegal.json'}: key 'tricks[0]': seat 2 may not play 'T4'"
+        " in trick 1 (must play one of T20 T21)",
+        "tarot-solve: error: 1 bad log skipped",
+    ]
+    out = tmp_path / "deals.jsonl"
+    result = CliRunner().invoke(main, ["convert", str(DATA / "h03_guard.json"), str(DATA / "h01_slam.json"),
+                                       "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert [r.id for r in read_records(out)] == ["h03_guard", "h01_slam"]
+
+
+def test_convert_strict_writes_nothing() -> None:
+    result = CliRunner().invoke(main, ["convert", "--strict", str(DATA)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("tarot-solve: error: ") and "tricks[0]" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_convert_missing_or_malformed_file(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["convert", "--strict", str(tmp_path / "none.json")])
+    assert result.exit_code == 2 and "No such file" in result.stderr
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"deal_info": {', encoding="utf-8")
+    result = CliRunner().invoke(main, ["convert", "--strict", str(bad)])
+    assert result.exit_code == 2 and "bad.json: malformed JSON at line 1" in result.stderr
