@@ -17,19 +17,29 @@ Every command is a subcommand of the click group :data:`main`; to add one, write
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+import os
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Set, Tuple, Union
 
 import click
 
 from . import __version__
-from .cards import TOTAL_HALF_POINTS
+from . import advice as _advice
+from . import history as _history
+from . import records as _records
+from . import tarotclub as _tarotclub
+from .cards import TOTAL_HALF_POINTS, card_token, cards_of, parse_cards, points, tokens
 from .errors import RecordError, TarotError
-from .records import read_record
+from .notation import format_hand, parse_hand
+from .parallel import map_ordered as _map_ordered
+from .records import VARIANT, DealRecord, iter_records, read_record
+from .rules import PlayState
 from .scoring import SLAM_OUTCOMES, score
 from .solver import DEFAULT_TABLE_MB, Solver
-from .rules import PlayState
-from .notation import format_hand
-from .cards import card_token, cards_of, parse_cards, tokens
 from .variant import FOUR_PLAYERS, Contract
 
 PROG = "tarot-solve"
@@ -79,10 +89,6 @@ def main() -> None:
 
 # Formatting helpers ---------------------------------------------------------------
 
-
-def points(half_points: int) -> Union[int, float]:
-    """Half-points as points for output: an int when whole, else x.5."""
-    return half_points // 2 if half_points % 2 == 0 else half_points / 2
 
 
 def _signed(value: Any) -> str:
@@ -286,3 +292,415 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:
             shown = _signed(m) if m is not None else "{} .. {}".format(*r["cards_bounds"][tok])
             lines.append(f"  {tok:>4s} {shown}")
     return "\n".join(lines)
+
+
+# bid and discard (Monte Carlo advice) ---------------------------------------------------
+
+
+
+def _hand_input(arg: str) -> Tuple[List[int], Optional[DealRecord]]:
+    """HAND: a hand typed on the command line, a text file holding one ('-': stdin), or a
+    deal record file.  Returns (the hand, None) or ([], the record)."""
+    if arg != "-" and not os.path.isfile(arg):
+        try:
+            return parse_hand(arg), None
+        except TarotError:
+            if not any(sep in arg for sep in " ,:\t"):
+                raise RecordError(f"'{arg}' is neither a file nor a hand of {VARIANT.hand_size} cards",
+                                  token=arg) from None
+            raise
+    label = "<stdin>" if arg == "-" else arg
+    text = sys.stdin.read() if arg == "-" else Path(arg).read_text(encoding="utf-8-sig")
+    if text.lstrip().startswith("{"):
+        if arg == "-":
+            raise RecordError("a deal record must be given as a file, not on stdin", file=label)
+        return [], read_record(arg)
+    try:
+        return parse_hand(text), None
+    except TarotError as e:
+        raise e.located(file=label)
+
+
+def _record_seat(record: DealRecord, seat: Optional[int]) -> int:
+    if seat is not None:
+        return seat
+    if record.taker is None:
+        raise RecordError("the deal record names no taker: say whose hand to use with --seat", key="taker")
+    return record.taker
+
+
+def _summary_json(s: "_advice.Summary") -> Dict[str, Any]:
+    return {
+        "p_make": round(s.p_make, 4),
+        "p_make_ci": [round(x, 4) for x in s.p_make_ci],
+        "expected_margin": round(s.expected_margin, 2),
+        "expected_margin_bounds": [round(x, 2) for x in s.expected_margin_bounds],
+        "expected_score": round(s.expected_score, 1),
+        "expected_score_ci": [round(x, 1) for x in s.expected_score_ci],
+        "made": s.made,
+        "failed": s.failed,
+        "undecided": s.undecided,
+    }
+
+
+def _run_json(run: "_advice.RunInfo") -> Dict[str, Any]:
+    return {
+        "worlds": run.worlds,
+        "worlds_requested": run.requested,
+        "seed": run.seed,
+        "undecided_worlds": run.undecided_worlds,
+        "node_budget": run.node_budget,
+        "margin_budget": run.margin_budget,
+        "nodes": run.nodes,
+        "seconds": round(run.seconds, 3),
+        "cpu_seconds": round(run.cpu_seconds, 3),
+    }
+
+
+_SUMMARY_HEADER = f"{'P(make)':>7s}  {'95% interval':>12s}  {'undecided':>9s}  {'E[margin]':>9s}  " \
+                  f"{'E[score]':>8s}  {'95% interval':>14s}"
+
+
+def _summary_row(s: Dict[str, Any]) -> str:
+    lo, hi = s["p_make_ci"]
+    slo, shi = s["expected_score_ci"]
+    return (f"{s['p_make']:7.2f}  [{lo:4.2f}, {hi:4.2f}]  {s['undecided']:9d}  {s['expected_margin']:+9.1f}  "
+            f"{s['expected_score']:+8.0f}  [{slo:+5.0f}, {shi:+5.0f}]")
+
+
+def _run_lines(r: Dict[str, Any]) -> List[str]:
+    lines = [f"{r['worlds']} worlds (seed {r['seed']}"
+             + (f"; time budget reached after {r['worlds']} of {r['worlds_requested']}" if r["worlds"] <
+                r["worlds_requested"] else "")
+             + f"), budgets {r['node_budget']:,} + {r['margin_budget']:,} nodes per question,"
+             f" {r['seconds']:.1f} s"]
+    if r["undecided_worlds"]:
+        lines.append(f"{r['undecided_worlds']} of {r['worlds']} worlds have a question the solver left undecided"
+                     " within its budget: they count as made or failed by a hair, at even odds, in the"
+                     " estimates, and as both in the intervals")
+    return lines
+
+
+_budget_options = [
+    click.option("--worlds", type=click.IntRange(min=1), default=_advice.DEFAULT_WORLDS, show_default=True,
+                 help="Number of sampled worlds."),
+    click.option("--seed", type=click.IntRange(min=0), default=_advice.DEFAULT_SEED, show_default=True,
+                 help="Seed of the worlds: world i is the same whatever -j."),
+    click.option("-j", "--jobs", type=click.IntRange(min=0), default=0,
+                 help="Worker processes (default: all cores; 1 runs here)."),
+    click.option("--time-budget", type=click.FloatRange(min=0, min_open=True), metavar="S",
+                 help="Stop starting new worlds after S seconds (the worlds done so far are reported)."),
+    click.option("--node-budget", type=click.IntRange(min=1), default=_advice.DEFAULT_NODE_BUDGET,
+                 show_default=True, metavar="N", help="Search nodes for each make/fail question."),
+    click.option("--margin-budget", type=click.IntRange(min=0), metavar="N",
+                 help="Further nodes to bracket the margin of a decided question [default: the node budget;"
+                      " 0: make/fail only]."),
+]
+
+
+def _with_budget_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed(_budget_options):
+        f = option(f)
+    return f
+
+
+@main.command("bid")
+@click.argument("hand")
+@click.option("--seat", type=click.IntRange(0, VARIANT.players - 1),
+              help="The seat whose hand it is [default: 0, or the record's taker].")
+@click.option("--dealer", type=click.IntRange(0, VARIANT.players - 1),
+              help="The dealer [default: the record's, else the seat before the first bidder].")
+@click.option("--bids", metavar="BIDS",
+              help="The bids made before this seat, from the dealer's right: 'pass,garde'"
+                   " [default: the record's, else all passed].")
+@_with_budget_options
+@json_option
+def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Optional[str], worlds: int,
+                seed: int, jobs: int, time_budget: Optional[float], node_budget: int,
+                margin_budget: Optional[int], as_json: bool) -> None:
+    """Monte Carlo bid advice for HAND (18 cards as one argument, a text file, or a deal record file)."""
+    cards, record = _hand_input(hand)
+    prior = None if bids is None else bids.replace(",", " ").split()
+    if record is not None:
+        seat = _record_seat(record, seat)
+        cards = list(record.hands[seat])
+        dealer = record.dealer if dealer is None else dealer
+        if bids is None and record.bids is not None and dealer is not None:
+            prior = (list(record.bids) + ["pass"] * VARIANT.players)[:(seat - dealer - 1) % VARIANT.players]
+    res = _advice.bid_advice(cards, seat=seat or 0, dealer=dealer, bids=prior, worlds=worlds, seed=seed,
+                             jobs=jobs, time_budget=time_budget, node_budget=node_budget,
+                             margin_budget=margin_budget)
+    result: Dict[str, Any] = {
+        "seat": res.seat,
+        "dealer": res.dealer,
+        "hand": tokens(res.hand),
+        "bids": list(res.bids),
+        "hand_count": res.hand_count,
+        "hand_count_contract": res.hand_count_contract.value if res.hand_count_contract else "pass",
+        "contracts": {a.contract.value: {"allowed": a.allowed, **_summary_json(a.summary)} for a in res.contracts},
+        "recommendation": res.recommendation.value if res.recommendation else "pass",
+        "discard_policy": "simple",
+        **_run_json(res.run),
+    }
+    emit(result, as_json, _render_bid)
+
+
+def _render_bid(r: Dict[str, Any]) -> str:
+    bids = f", after {' '.join(r['bids'])}" if r["bids"] else ""
+    lines = [f"seat {r['seat']} (dealer {r['dealer']}{bids}): {format_hand(r['hand'])}",
+             f"hand count {r['hand_count']}: {r['hand_count_contract']}",
+             *_run_lines(r), "",
+             f"{'contract':12s}  {_SUMMARY_HEADER}"]
+    for name, s in r["contracts"].items():
+        lines.append(f"{name:12s}  {_summary_row(s)}" + ("" if s["allowed"] else "  (below the bids)"))
+    lines.append("")
+    rec = r["recommendation"]
+    if rec == "pass":
+        lines.append("recommendation: pass (no open contract has a positive expected score)")
+    else:
+        lines.append(f"recommendation: {rec} (expected score {r['contracts'][rec]['expected_score']:+.0f})")
+    return "\n".join(lines)
+
+
+@main.command("discard")
+@click.argument("hand")
+@click.option("--dog", metavar="DOG", help="The six cards of the dog [default: the record's].")
+@click.option("--contract", "contract_name", metavar="C", help="prise or garde [default: the record's].")
+@click.option("--seat", type=click.IntRange(0, VARIANT.players - 1),
+              help="The taker's seat [default: 0, or the record's taker].")
+@click.option("--dealer", type=click.IntRange(0, VARIANT.players - 1),
+              help="The dealer [default: the record's, else the seat before the taker].")
+@click.option("--candidates", type=click.IntRange(min=1), default=_advice.DEFAULT_CANDIDATES, show_default=True,
+              help="Most discards to evaluate.")
+@_with_budget_options
+@json_option
+def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str], seat: Optional[int],
+                    dealer: Optional[int], candidates: int, worlds: int, seed: int, jobs: int,
+                    time_budget: Optional[float], node_budget: int, margin_budget: Optional[int],
+                    as_json: bool) -> None:
+    """Monte Carlo discard advice for the taker's HAND (as for bid) and the DOG."""
+    cards, record = _hand_input(hand)
+    dog_cards: Optional[List[int]] = None
+    contract = Contract.parse(contract_name) if contract_name is not None else None
+    if record is not None:
+        seat = _record_seat(record, seat)
+        cards = list(record.hands[seat])
+        dog_cards = list(record.dog)
+        dealer = record.dealer if dealer is None else dealer
+        contract = record.contract if contract is None else contract
+    if dog is not None:
+        try:
+            dog_cards = parse_hand(dog)
+        except TarotError as e:
+            raise e.located(key="--dog")
+    if dog_cards is None:
+        raise click.UsageError("missing option '--dog' (the six cards of the dog)")
+    if contract is None:
+        raise click.UsageError("missing option '--contract' (prise or garde)")
+    res = _advice.discard_advice(cards, dog_cards, contract, seat=seat or 0, dealer=dealer, worlds=worlds,
+                                 seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
+                                 margin_budget=margin_budget, candidates=candidates)
+    result: Dict[str, Any] = {
+        "seat": res.seat,
+        "dealer": res.dealer,
+        "contract": res.contract.value,
+        "hand": tokens(res.hand),
+        "dog": tokens(res.dog),
+        "candidates": [{"discard": tokens(c.discard), "policy": c.policy, **_summary_json(c.summary)}
+                       for c in res.candidates],
+        "recommendation": tokens(res.recommendation),
+        **_run_json(res.run),
+    }
+    emit(result, as_json, _render_discard)
+
+
+def _render_discard(r: Dict[str, Any]) -> str:
+    lines = [f"{r['contract']} by seat {r['seat']} (dealer {r['dealer']}): {format_hand(r['hand'])}",
+             f"dog: {' '.join(r['dog'])}",
+             *_run_lines(r), "",
+             f"{'rank':4s}  {'discard':22s}  {_SUMMARY_HEADER}"]
+    for i, c in enumerate(r["candidates"], 1):
+        lines.append(f"{i:4d}  {' '.join(c['discard']):22s}  {_summary_row(c)}"
+                     + ("  (simple policy)" if c["policy"] else ""))
+    lines += ["", "recommendation: discard " + " ".join(r["recommendation"])]
+    return "\n".join(lines)
+
+
+# analyze and convert (batch analysis of hand histories, TarotClub import) --------------
+
+
+#: seconds per position when neither --time-limit nor --nodes is given
+ANALYZE_TIME_LIMIT = 2.0
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Hold Ctrl-C while a line is written, so an output file only ever ends with whole lines."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: List[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+    if caught and callable(previous):
+        previous(signal.SIGINT, None)
+
+
+def _write_line(out: IO[str], obj: Dict[str, Any]) -> None:
+    """One JSON line, written whole and flushed."""
+    text = json.dumps(obj, ensure_ascii=False) + "\n"
+    with _interrupts_held():
+        out.write(text)
+        out.flush()
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n > 1 else ''}"
+
+
+def _require(module: str, extra: str, option: str) -> None:
+    """Fail before any work if an optional extra is missing."""
+    try:
+        __import__(module)
+    except ImportError:
+        raise InputError(f"{option} needs the optional extra: pip install 'tarot-solver[{extra}]'") from None
+
+
+@main.command("analyze")
+@click.argument("history")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the game lines to this file.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Local worker processes (0: all cores).")
+@click.option("--scheduler", metavar="ADDR", help="Run on a Dask cluster (tcp://HOST:PORT).")
+@click.option("--resume", is_flag=True, help="Skip the games already in --output and append the others.")
+@click.option("--strict", is_flag=True, help="Stop at the first bad game instead of skipping it.")
+@click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS",
+              help=f"Search time per position (0: none; default {ANALYZE_TIME_LIMIT:g}, none with --nodes).")
+@click.option("--nodes", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Search nodes per position (0: none); results do not depend on the machine.")
+@click.option("--table-mb", type=click.IntRange(min=1), default=DEFAULT_TABLE_MB, show_default=True,
+              help="Transposition table per worker.")
+@click.option("--from-trick", type=click.IntRange(1, FOUR_PLAYERS.tricks), default=1, show_default=True,
+              metavar="N", help="Solve only the positions from trick N on (the endgame).")
+@click.option("--summary", "show_summary", is_flag=True,
+              help="Print a summary by role and seat (without --output, instead of the game lines).")
+@click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png",
+              help="Draw the distribution of error costs per role.")
+@json_option
+@click.pass_context
+def analyze_command(ctx: click.Context, history: str, output: Optional[str], jobs: int, scheduler: Optional[str],
+                    resume: bool, strict: bool, time_limit: Optional[float], nodes: int, table_mb: int,
+                    from_trick: int, show_summary: bool, plot: Optional[str], as_json: bool) -> None:
+    """Double-dummy analysis of the complete games of HISTORY (JSON Lines, '-' for stdin).
+
+    One JSON line per game: the double-dummy margin before the first card, the
+    actual result and scores, and every card that lost points (docs/analyze.md).
+    A bad game is reported with its line and skipped (exit status 2 at the end).
+    """
+    if resume and output is None:
+        raise click.UsageError("--resume needs --output (the file to complete)")
+    if scheduler:
+        _require("dask.distributed", "dask", "--scheduler")
+    if plot:
+        _require("matplotlib", "plot", "--plot")
+    if history != "-":
+        os.stat(history)  # a missing file is an error before anything is written
+    if time_limit is None:
+        time_limit = 0.0 if nodes else ANALYZE_TIME_LIMIT
+    options = _history.AnalysisOptions(time_limit=time_limit or None, node_limit=nodes or None, table_mb=table_mb,
+                                       first_trick=from_trick)
+    summary = _history.Summary()
+    done: Set[Union[str, int]] = set()
+    if resume and output is not None and os.path.exists(output):
+        done = _history.resume_output(output, summary.add)
+    skipped: List[int] = []
+    stop: List[Exception] = []
+
+    def games() -> Iterator[Tuple[int, _records.DealRecord, _history.AnalysisOptions]]:
+        """The games to analyse; never raises (the pool consumes it), stops on a fatal error."""
+        try:
+            for line, item in iter_records(history):
+                if isinstance(item, _records.DealRecord):
+                    if _history.game_key({"id": item.id, "line": line}) in done:
+                        continue
+                    try:
+                        item.final_state()  # complete and playable
+                    except TarotError as e:
+                        item = e
+                if isinstance(item, TarotError):
+                    if strict:
+                        stop.append(item)
+                        return
+                    skipped.append(line)  # a few bytes per bad game
+                    click.echo(f"{PROG}: skipped: {_one_line(str(item))}", err=True)
+                    continue
+                yield line, item, options
+        except (TarotError, OSError) as e:
+            stop.append(e)
+
+    out: Optional[IO[str]] = None
+    if output is not None:
+        out = open(output, "a" if resume else "w", encoding="utf-8")
+    elif not show_summary:
+        out = sys.stdout
+    written = 0
+    try:
+        for result in _map_ordered(_history.analyze_task, games(), jobs=jobs, scheduler=scheduler,
+                                   progress="analyze" if sys.stderr.isatty() else None):
+            if out is not None:
+                _write_line(out, result)
+            summary.add(result)
+            written += 1
+    except KeyboardInterrupt:
+        where = f" to {output}" if output else ""
+        click.echo(f"{PROG}: interrupted: {written} games written{where}"
+                   + ("; run again with --resume to finish" if output else ""), err=True)
+        ctx.exit(130)
+    finally:
+        if output is not None and out is not None:
+            out.close()
+    if stop:
+        raise stop[0]
+    if show_summary:
+        emit(summary.to_json(), as_json, lambda _: summary.render())
+    if plot:
+        summary.plot(plot)
+    if skipped:
+        raise InputError(f"{_plural(len(skipped), 'bad game')} skipped (line{'s' if len(skipped) > 1 else ''}"
+                         f" {', '.join(map(str, skipped[:10]))}{', ...' if len(skipped) > 10 else ''})")
+
+
+@main.command("convert")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the records to this file.")
+@click.option("--strict", is_flag=True, help="Stop at the first bad log, writing nothing.")
+def convert_command(paths: Tuple[str, ...], output: Optional[str], strict: bool) -> None:
+    """Convert TarotClub played-deal logs into deal records (JSON Lines).
+
+    PATHS are log files or directories of them (their *.json files, by name).
+    A bad log is reported and skipped (exit status 2 at the end), unless --strict.
+    """
+    lines: List[str] = []
+    bad: List[str] = []
+    for path in _tarotclub.log_files(paths):
+        try:
+            record = _tarotclub.read_log(path)
+        except (TarotError, OSError) as e:
+            if strict:
+                raise
+            bad.append(str(path))
+            text = f"{e.filename}: {e.strerror}" if isinstance(e, OSError) and e.strerror else str(e)
+            click.echo(f"{PROG}: skipped: {_one_line(text)}", err=True)
+            continue
+        lines.append(json.dumps(record.to_json(), ensure_ascii=False) + "\n")
+    if output is None:
+        click.echo("".join(lines), nl=False)
+    else:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write("".join(lines))
+        click.echo(f"{PROG}: {len(lines)} deals written to {output}", err=True)
+    if bad:
+        raise InputError(f"{_plural(len(bad), 'bad log')} skipped")

@@ -1,0 +1,320 @@
+"""Quality and cost of the Monte Carlo advice (issue 4).
+
+    python benchmarks/advice_quality.py quality [--deals 200] [--worlds 100] [--eval-budget N]
+    python benchmarks/advice_quality.py estimator [--positions 60] [--tricks-left 8] [--budgets ...]
+    python benchmarks/advice_quality.py timing [--hands 10] [--worlds 100]
+
+``quality``: a fixed, seeded set of random deals; in each, the seat with the best
+classic hand count decides what to bid twice, by the Monte Carlo advice and by the hand
+count (:mod:`tarot_solver.handcount`).  Each decision is scored on the *real* deal under
+double-dummy play (prise and garde after the simple discard policy), with a larger node
+budget than the advice's.  A real deal the solver cannot decide is scored as the
+advice scores an undecided world (0, made or failed by a hair at even odds), and its
+whole bracket goes into the reported bounds.  Reports the mean score per deal (the
+taker's 3U, no bonuses) with 95 % intervals, the paired difference between the two
+policies, and how often the contracts bid are made.
+
+``estimator``: how far the advice's score estimate (midpoint of the proven margin
+bracket; 0 for an undecided question) strays from the exact double-dummy score, on
+positions the solver can solve exactly: advice worlds cut to a few tricks left by a
+seeded random legal prefix, at several node budgets.
+
+``timing``: wall-clock and CPU time of ``bid`` and ``discard`` with 100 worlds on the
+hands of the quality set.  The machine is shared: compare the CPU seconds too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from tarot_solver import rules
+from tarot_solver.advice import Z95, Outcome, ask, bid_advice, discard_advice, margin_score
+from tarot_solver.cards import cards_of, mask_of
+from tarot_solver.handcount import best_taker, contract_for, hand_count, simple_discard
+from tarot_solver.parallel import map_ordered
+from tarot_solver.records import VARIANT
+from tarot_solver.sampling import Sampler, hand_constraints, world_rng
+from tarot_solver.solver import Solver
+from tarot_solver.variant import Contract
+
+SEED = 20261201
+#: the three double-dummy questions of a deal: prise and garde play alike
+FAMILIES = (Contract.GARDE, Contract.GARDE_SANS, Contract.GARDE_CONTRE)
+
+
+def family(contract: Contract) -> Contract:
+    return Contract.GARDE if contract.taker_takes_dog else contract
+
+
+@dataclass(frozen=True)
+class Deal:
+    index: int
+    hands: Tuple[int, ...]
+    dog: int
+    seat: int  # the seat with the best hand count, who decides
+    dealer: int
+
+
+def deals(n: int, seed: int = SEED) -> List[Deal]:
+    """``n`` random deals (no Petit sec), each with its deciding seat and a random dealer."""
+    rng = random.Random(seed)
+    out: List[Deal] = []
+    while len(out) < n:
+        deck = list(range(78))
+        rng.shuffle(deck)
+        hands = tuple(mask_of(deck[18 * i: 18 * i + 18]) for i in range(4))
+        dealer = rng.randrange(4)
+        if any(rules.is_petit_sec(h) for h in hands):
+            continue
+        out.append(Deal(len(out), hands, mask_of(deck[72:]), best_taker(hands), dealer))
+    return out
+
+
+def mean_ci(xs: Sequence[float]) -> Tuple[float, float, float]:
+    n = len(xs)
+    m = sum(xs) / n
+    se = statistics.stdev(xs) / math.sqrt(n) if n > 1 else 0.0
+    return m, m - Z95 * se, m + Z95 * se
+
+
+# quality ---------------------------------------------------------------------------------------
+
+_SOLVER: List[Solver] = []
+
+
+def _evaluate(job: Tuple[Deal, int, int]) -> List[Outcome]:
+    """The real deal's outcome for the three questions (fresh table each question)."""
+    deal, budget, margin_budget = job
+    if not _SOLVER:
+        _SOLVER.append(Solver(256))
+    solver = _SOLVER[0]
+    leader = (deal.dealer + 1) % VARIANT.players
+    out = []
+    for contract in FAMILIES:
+        discard = simple_discard(deal.hands[deal.seat] | deal.dog) if contract.taker_takes_dog else None
+        state = rules.opening_state(deal.hands, deal.dog, deal.seat, contract, leader, discard, VARIANT)
+        solver.clear()
+        out.append(ask(solver, state, budget, margin_budget))
+    return out
+
+
+def real_score(outcomes: Dict[Contract, Outcome], contract: Optional[Contract]) -> Tuple[float, float, float]:
+    """(point, low, high) score of bidding ``contract`` (None: pass) on the real deal."""
+    if contract is None:
+        return 0.0, 0.0, 0.0
+    o = outcomes[family(contract)]
+    lo, hi = margin_score(contract, o.low), margin_score(contract, o.high)
+    return ((lo + hi) / 2 if o.made is not None else 0.0), lo, hi
+
+
+def difference(outcomes: Dict[Contract, Outcome], a: Optional[Contract],
+               b: Optional[Contract]) -> Tuple[float, float, float]:
+    """(point, low, high) of score(a) - score(b) on the real deal, bounds over what is unproven."""
+    pa, la, ha = real_score(outcomes, a)
+    pb, lb, hb = real_score(outcomes, b)
+    if a is not None and b is not None and family(a) == family(b):
+        # one unknown margin m: the difference is (mult_a - mult_b) * f(m), f increasing
+        ends = (la - lb, ha - hb)
+        return pa - pb, min(ends), max(ends)
+    return pa - pb, la - hb, ha - lb
+
+
+def quality(args: argparse.Namespace) -> None:
+    chosen = deals(args.deals, args.seed)
+    rows = []
+    t0 = time.monotonic()
+    for d in chosen:
+        res = bid_advice(cards_of(d.hands[d.seat]), seat=d.seat, dealer=d.dealer, worlds=args.worlds,
+                         seed=args.seed + d.index, jobs=args.jobs, node_budget=args.node_budget,
+                         margin_budget=args.margin_budget, progress=None)
+        rows.append((res.recommendation, contract_for(hand_count(d.hands[d.seat])), res.run))
+        print(f"\rdeal {d.index + 1}/{len(chosen)} advice {time.monotonic() - t0:.0f}s", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    jobs = [(d, args.eval_budget, args.eval_margin_budget) for d in chosen]
+    real = [dict(zip(FAMILIES, o)) for o in map_ordered(_evaluate, jobs, jobs=args.jobs, progress="real deals",
+                                                        total=len(jobs))]
+    report_quality(args, chosen, rows, real, time.monotonic() - t0)
+
+
+def report_quality(args: argparse.Namespace, chosen: List[Deal], rows: list, real: List[Dict[Contract, Outcome]],
+                   seconds: float) -> None:
+    n = len(chosen)
+    print(f"## Advice quality: Monte Carlo bid advice vs the hand count\n")
+    print(f"`python benchmarks/advice_quality.py quality --deals {n} --worlds {args.worlds} --node-budget"
+          f" {args.node_budget} --margin-budget {args.margin_budget} --eval-budget {args.eval_budget}"
+          f" --eval-margin-budget {args.eval_margin_budget} --seed {args.seed} -j {args.jobs}`"
+          f" ({time.strftime('%Y-%m-%d')}, {seconds / 60:.0f} min)\n")
+    undecided_real = {c.value: sum(1 for r in real if r[c].made is None) for c in FAMILIES}
+    print(f"Real deals left undecided at the evaluation budget, by question: "
+          + ", ".join(f"{k} {v}/{n}" for k, v in undecided_real.items()) + ".")
+    worlds = sum(r[2].worlds for r in rows)
+    und = sum(r[2].undecided_worlds for r in rows)
+    print(f"Advice worlds with an undecided question: {und}/{worlds}.\n")
+    print("| policy | mean score per deal | 95 % interval | bounds over unproven outcomes | bids | made | failed"
+          " | undecided |")
+    print("|---|---|---|---|---|---|---|---|")
+    policies = {"Monte Carlo advice": [r[0] for r in rows], "hand count": [r[1] for r in rows]}
+    for name, decisions in policies.items():
+        scores = [real_score(real[i], c) for i, c in enumerate(decisions)]
+        m, lo, hi = mean_ci([s[0] for s in scores])
+        low = mean_ci([s[1] for s in scores])[1]
+        high = mean_ci([s[2] for s in scores])[2]
+        bids = [(i, c) for i, c in enumerate(decisions) if c is not None]
+        made = sum(1 for i, c in bids if real[i][family(c)].made is True)
+        failed = sum(1 for i, c in bids if real[i][family(c)].made is False)
+        print(f"| {name} | {m:+.1f} | [{lo:+.1f}, {hi:+.1f}] | [{low:+.1f}, {high:+.1f}] | {len(bids)} | {made}"
+              f" | {failed} | {len(bids) - made - failed} |")
+    diffs = [difference(real[i], rows[i][0], rows[i][1]) for i in range(n)]
+    m, lo, hi = mean_ci([d[0] for d in diffs])
+    low = mean_ci([d[1] for d in diffs])[1]
+    high = mean_ci([d[2] for d in diffs])[2]
+    print(f"\nPaired difference (advice − hand count) per deal: {m:+.1f}, 95 % interval [{lo:+.1f}, {hi:+.1f}],"
+          f" bounds over unproven outcomes [{low:+.1f}, {high:+.1f}].\n")
+    print("| decision | " + " | ".join(["pass"] + [c.value for c in Contract]) + " |")
+    print("|---|" + "---|" * (1 + len(Contract)))
+    for name, decisions in policies.items():
+        counts = [sum(1 for c in decisions if c is None)] + [sum(1 for c in decisions if c is k) for k in Contract]
+        print(f"| {name} | " + " | ".join(map(str, counts)) + " |")
+    secs = [r[2].seconds for r in rows]
+    cpu = [r[2].cpu_seconds for r in rows]
+    print(f"\nAdvice time per hand: median {statistics.median(secs):.1f} s wall, {statistics.median(cpu):.1f} s CPU.")
+
+
+# estimator ----------------------------------------------------------------------------------
+
+
+def cut(state: rules.PlayState, tricks_left: int, rng: random.Random) -> rules.PlayState:
+    """Play a random legal prefix until ``tricks_left`` tricks remain."""
+    state = state.copy()
+    for _ in range(state.variant.players * (state.total_tricks - tricks_left)):
+        state.play(rng.choice(cards_of(state.legal())))
+    return state
+
+
+def _estimate(job: Tuple[rules.PlayState, Contract, Sequence[int], int]) -> Tuple[Optional[float], List[Outcome]]:
+    """(exact margin or None, the advice's outcome at each budget) for one position."""
+    state, contract, budgets, exact_budget = job
+    if not _SOLVER:
+        _SOLVER.append(Solver(256))
+    solver = _SOLVER[0]
+    solver.clear()
+    exact = solver.solve(state, node_limit=exact_budget, pv=False)
+    out = []
+    for b in budgets:
+        solver.clear()
+        out.append(ask(solver, state, b, b))
+    return exact.margin, out
+
+
+def estimator(args: argparse.Namespace) -> None:
+    budgets = [int(b) for b in args.budgets.split(",")]
+    rng = random.Random(args.seed)
+    jobs = []
+    for d in deals(args.positions, args.seed):
+        sampler = Sampler(hand_constraints(d.seat, d.hands[d.seat]))
+        world = sampler.sample(world_rng(args.seed, d.index))
+        contract = FAMILIES[d.index % 3]
+        discard = simple_discard(world.hands[d.seat] | world.aside) if contract.taker_takes_dog else None
+        state = rules.opening_state(world.hands, world.aside, d.seat, contract, (d.dealer + 1) % 4, discard)
+        jobs.append((cut(state, args.tricks_left, rng), contract, budgets, args.exact_budget))
+    results = list(map_ordered(_estimate, jobs, jobs=args.jobs, progress="positions", total=len(jobs)))
+    solved = [(job[1], exact, outs) for job, (exact, outs) in zip(jobs, results) if exact is not None]
+    print(f"## Score estimator against exact margins\n")
+    print(f"`python benchmarks/advice_quality.py estimator --positions {args.positions} --tricks-left"
+          f" {args.tricks_left} --budgets {args.budgets} --exact-budget {args.exact_budget} --seed {args.seed}"
+          f" -j {args.jobs}` ({time.strftime('%Y-%m-%d')})\n")
+    print(f"{len(solved)} of {len(jobs)} positions solved exactly (prise/garde, garde sans and garde contre in"
+          f" turn; {args.tricks_left} tricks left). Error = estimated score − exact score (3U, no bonuses).\n")
+    print("| node budget | undecided | mean bracket width (points) | mean error | 95 % interval | mean abs. error"
+          " | mean error, decided only |")
+    print("|---|---|---|---|---|---|---|")
+    for j, b in enumerate(budgets):
+        errs, width, und, dec_errs = [], [], 0, []
+        for contract, exact, outs in solved:
+            o = outs[j]
+            truth = margin_score(contract, exact)
+            lo, hi = margin_score(contract, o.low), margin_score(contract, o.high)
+            est = (lo + hi) / 2 if o.made is not None else 0.0
+            errs.append(est - truth)
+            width.append(o.high - o.low)
+            if o.made is None:
+                und += 1
+            else:
+                dec_errs.append(est - truth)
+        m, lo_ci, hi_ci = mean_ci(errs)
+        dm = sum(dec_errs) / len(dec_errs) if dec_errs else float("nan")
+        print(f"| {b:,} | {und}/{len(solved)} | {sum(width) / len(width):.1f} | {m:+.1f} | [{lo_ci:+.1f},"
+              f" {hi_ci:+.1f}] | {sum(abs(e) for e in errs) / len(errs):.1f} | {dm:+.1f} |")
+
+
+# timing ----------------------------------------------------------------------------------------
+
+
+def timing(args: argparse.Namespace) -> None:
+    bid_t, bid_cpu, bid_und, dis_t, dis_cpu, dis_und = [], [], [], [], [], []
+    for d in deals(args.hands, args.seed):
+        hand = cards_of(d.hands[d.seat])
+        b = bid_advice(hand, seat=d.seat, dealer=d.dealer, worlds=args.worlds, jobs=args.jobs, progress=None)
+        bid_t.append(b.run.seconds)
+        bid_cpu.append(b.run.cpu_seconds)
+        bid_und.append(b.run.undecided_worlds)
+        r = discard_advice(hand, cards_of(d.dog), Contract.GARDE, seat=d.seat, dealer=d.dealer, worlds=args.worlds,
+                           jobs=args.jobs, progress=None)
+        dis_t.append(r.run.seconds)
+        dis_cpu.append(r.run.cpu_seconds)
+        dis_und.append(r.run.undecided_worlds)
+        print(f"hand {d.index}: bid {b.run.seconds:.1f} s ({b.run.undecided_worlds} undecided worlds),"
+              f" discard {r.run.seconds:.1f} s ({len(r.candidates)} candidates,"
+              f" {r.run.undecided_worlds} undecided worlds)", file=sys.stderr)
+    print(f"## Advice timing, {args.worlds} worlds, default budgets, -j {args.jobs or 'all'}\n")
+    print(f"`python benchmarks/advice_quality.py timing --hands {args.hands} --worlds {args.worlds}`"
+          f" ({time.strftime('%Y-%m-%d')})\n")
+    print("| command | median wall s | max wall s | median CPU s | median undecided worlds |")
+    print("|---|---|---|---|---|")
+    for name, t, c, u in (("bid", bid_t, bid_cpu, bid_und), ("discard", dis_t, dis_cpu, dis_und)):
+        print(f"| {name} | {statistics.median(t):.1f} | {max(t):.1f} | {statistics.median(c):.1f} |"
+              f" {statistics.median(u):.0f} of {args.worlds} |")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    q = sub.add_parser("quality")
+    q.add_argument("--deals", type=int, default=200)
+    q.add_argument("--worlds", type=int, default=100)
+    q.add_argument("--node-budget", type=int, default=500_000)
+    q.add_argument("--margin-budget", type=int, default=500_000)
+    q.add_argument("--eval-budget", type=int, default=20_000_000)
+    q.add_argument("--eval-margin-budget", type=int, default=10_000_000)
+    q.add_argument("--seed", type=int, default=SEED)
+    q.add_argument("-j", "--jobs", type=int, default=0)
+    e = sub.add_parser("estimator")
+    e.add_argument("--positions", type=int, default=60)
+    e.add_argument("--tricks-left", type=int, default=8)
+    e.add_argument("--budgets", default="3000,10000,30000,100000")
+    e.add_argument("--exact-budget", type=int, default=200_000_000)
+    e.add_argument("--seed", type=int, default=SEED)
+    e.add_argument("-j", "--jobs", type=int, default=0)
+    t = sub.add_parser("timing")
+    t.add_argument("--hands", type=int, default=10)
+    t.add_argument("--worlds", type=int, default=100)
+    t.add_argument("--seed", type=int, default=SEED)
+    t.add_argument("-j", "--jobs", type=int, default=0)
+    args = parser.parse_args(argv)
+    {"quality": quality, "estimator": estimator, "timing": timing}[args.command](args)
+
+
+if __name__ == "__main__":
+    # run as the importable module, so that worker processes find its functions by name
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import advice_quality
+
+    advice_quality.main()

@@ -1,0 +1,481 @@
+"""Monte Carlo bid and discard advice from one seat's hand (PIMC).
+
+The seat's unknown cards are dealt many times (:mod:`tarot_solver.sampling`); each
+sampled *world* is solved double-dummy for every option, and the results are averaged.
+Every option is evaluated on the same worlds (common random numbers), so differences
+between options are measured far more precisely than the options themselves.
+
+One *question* is one contract played in one world from a given discard:
+
+* prise and garde: the taker takes the dog and discards with the simple policy of
+  :func:`tarot_solver.handcount.simple_discard` (bid advice) or with the candidate
+  discard (discard advice); both contracts play the same, so one question serves both;
+* garde sans: the taker plays his 18 cards and the dog counts for him;
+* garde contre: the same, with the dog counted for the defence.
+
+A question is first the null-window make/fail probe under ``node_budget`` nodes, then,
+if decided, more null-window probes bracketing the margin under ``margin_budget``
+(:meth:`tarot_solver.solver.Solver.solve` with a node limit).  A world the solver cannot
+decide is never guessed: it counts as failed for the low end and as made for the high
+end of every interval, and the reports say how many there were.
+
+The expected score (the taker's 3U, FFT scale, petit au bout, poignées and slams
+left out) is estimated per world from the margin bracket [lo, hi] proven by the
+probes: the score at each end (a margin of ``m`` points scores ``±(25 + |m|)`` times the
+multiplier, rounded as the FFT rounds), and the midpoint of the two as the estimate; an
+undecided world is estimated at 0 (made or failed by a hair, at even odds).  The 95 %
+interval runs from the mean low score minus 1.96 standard errors to the mean high score
+plus 1.96 standard errors; ``docs/advice.md`` says how far the estimate strays from
+exact margins.
+
+Worlds run in batches of fixed size on worker processes (:func:`parallel.map_ordered`).
+Each worker keeps one :class:`~tarot_solver.solver.Solver`, whose table is reused by
+all the questions of a batch and cleared at the start of each batch: with node budgets,
+whether a probe finishes depends on what the table holds, so a batch must always start
+from the same table for the results not to depend on the number of processes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+import warnings
+from dataclasses import dataclass
+from typing import Iterator, List, Optional, Sequence, Tuple
+
+from . import rules
+from .cards import TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, mask_of, suit_mask
+from .errors import RecordError
+from .handcount import contract_for, hand_count, simple_discard
+from .parallel import chunks, map_ordered
+from .records import VARIANT
+from .sampling import Constraints, Sampler, hand_constraints, world_rng
+from .scoring import score
+from .solver import Solver
+from .variant import CONTRACTS, Contract
+
+DEFAULT_WORLDS = 100
+DEFAULT_SEED = 0
+DEFAULT_NODE_BUDGET = 500_000
+DEFAULT_CANDIDATES = 8
+#: table size of the workers' solvers; a budgeted question stores far fewer entries
+TABLE_MB = 64
+#: worlds per task: fixed, so that results never depend on the number of processes
+BID_WORLDS_PER_TASK = 4
+DISCARD_WORLDS_PER_TASK = 1
+Z95 = 1.959964
+#: the contract whose question prise and garde share in the bid advice
+DOG_QUESTION = Contract.GARDE
+
+
+# One question ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One question in one world: make/fail (None: undecided) and the margin bracket in points."""
+
+    made: Optional[bool]
+    low: float
+    high: float
+    nodes: int
+
+
+def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget: int) -> Outcome:
+    """Make/fail under ``node_budget`` nodes, then the margin bracket under ``margin_budget``."""
+    first = solver.made(state, node_limit=node_budget)
+    low, high = first.margin_bounds
+    nodes = first.nodes
+    if first.complete and margin_budget > 0:
+        second = solver.solve(state, node_limit=margin_budget, pv=False)
+        low, high = max(low, second.margin_bounds[0]), min(high, second.margin_bounds[1])
+        nodes += second.nodes
+    return Outcome(made=first.made, low=low, high=high, nodes=nodes)
+
+
+def margin_score(contract: Contract, margin: float) -> int:
+    """The taker's score (3U) for a margin in points, without bonuses (FFT rounding)."""
+    oudlers = 3 if margin >= 0 else 0  # any count works; these keep the half-points in range
+    taker_hp = VARIANT.target_half_points(oudlers) + int(round(2 * margin))
+    return score(contract, taker_hp, oudlers, variant=VARIANT).taker
+
+
+# Statistics --------------------------------------------------------------------------
+
+
+def wilson(successes: int, n: int) -> Tuple[float, float]:
+    """95 % Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _mean_se(xs: Sequence[float]) -> Tuple[float, float]:
+    n = len(xs)
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(var / n)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One option (a contract, or a discard) over the worlds."""
+
+    made: int
+    failed: int
+    undecided: int
+    p_make: float  # an undecided world counts one half
+    p_make_ci: Tuple[float, float]  # undecided worlds failed at the low end, made at the high end
+    expected_margin: float
+    expected_margin_bounds: Tuple[float, float]  # mean of the proven brackets' ends
+    expected_score: float
+    expected_score_ci: Tuple[float, float]
+
+    @property
+    def worlds(self) -> int:
+        return self.made + self.failed + self.undecided
+
+
+def summarize(outcomes: Sequence[Outcome], contract: Contract) -> Summary:
+    """Statistics of one option from its outcomes in every world.
+
+    A decided world counts at the midpoint of its proven bracket (of margins, and of
+    scores); an undecided world counts as made or failed by a hair with even odds (a
+    margin of 0, a score of 0, one half of a make), so it pushes no option up or down,
+    while the intervals take in its whole bracket.
+    """
+    n = len(outcomes)
+    made = sum(1 for o in outcomes if o.made is True)
+    undecided = sum(1 for o in outcomes if o.made is None)
+    low_scores = [margin_score(contract, o.low) for o in outcomes]
+    high_scores = [margin_score(contract, o.high) for o in outcomes]
+    decided = [o.made is not None for o in outcomes]
+    low_mean, low_se = _mean_se(low_scores)
+    high_mean, high_se = _mean_se(high_scores)
+    return Summary(
+        made=made,
+        failed=n - made - undecided,
+        undecided=undecided,
+        p_make=(made + undecided / 2) / n,
+        p_make_ci=(wilson(made, n)[0], wilson(made + undecided, n)[1]),
+        expected_margin=sum((o.low + o.high) / 2 for o, d in zip(outcomes, decided) if d) / n,
+        expected_margin_bounds=(sum(o.low for o in outcomes) / n, sum(o.high for o in outcomes) / n),
+        expected_score=sum((lo + hi) / 2 for lo, hi, d in zip(low_scores, high_scores, decided) if d) / n,
+        expected_score_ci=(low_mean - Z95 * low_se, high_mean + Z95 * high_se),
+    )
+
+
+# Running the worlds ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Question:
+    """A contract to play in each world; ``discard`` None means the simple policy's."""
+
+    contract: Contract
+    discard: Optional[Tuple[int, ...]] = None
+
+
+@dataclass(frozen=True)
+class _Task:
+    constraints: Constraints
+    seed: int
+    worlds: Tuple[int, ...]
+    taker: int
+    leader: int
+    questions: Tuple[Question, ...]
+    node_budget: int
+    margin_budget: int
+
+
+_SOLVER: List[Solver] = []
+
+
+def _solver() -> Solver:
+    """This process's solver (one per process, kept between tasks)."""
+    if not _SOLVER:
+        _SOLVER.append(Solver(TABLE_MB))
+    return _SOLVER[0]
+
+
+def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
+    """Outcomes of every question in each world of the task, and the CPU seconds spent
+    (module level: picklable)."""
+    cpu = time.process_time()
+    solver = _solver()
+    solver.clear()
+    sampler = Sampler(task.constraints)
+    out = []
+    for index in task.worlds:
+        world = sampler.sample(world_rng(task.seed, index))
+        row = []
+        for q in task.questions:
+            discard: Optional[Sequence[int]] = None
+            if q.contract.taker_takes_dog:
+                discard = q.discard or simple_discard(world.hands[task.taker] | world.aside)
+            state = rules.opening_state(world.hands, world.aside, task.taker, q.contract, task.leader,
+                                        discard, VARIANT)
+            row.append(ask(solver, state, task.node_budget, task.margin_budget))
+        out.append(row)
+    return out, time.process_time() - cpu
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """How a Monte Carlo run went."""
+
+    worlds: int  # worlds solved (fewer than requested when the time budget ran out)
+    requested: int
+    seed: int
+    node_budget: int
+    margin_budget: int
+    nodes: int
+    seconds: float  # wall clock
+    cpu_seconds: float  # summed over the workers: what the run costs on an idle machine
+    undecided_worlds: int  # worlds with at least one undecided question
+
+
+def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int, leader: int, worlds: int,
+         seed: int, jobs: int, time_budget: Optional[float], node_budget: int, margin_budget: int,
+         worlds_per_task: int, progress: Optional[str]) -> Tuple[List[List[Outcome]], RunInfo]:
+    """Solve ``questions`` in worlds 0..worlds-1 (a prefix of them if time runs out)."""
+    if worlds < 1:
+        raise RecordError(f"the number of worlds must be at least 1, not {worlds}", token=str(worlds))
+    if node_budget < 1 or margin_budget < 0:
+        raise RecordError("node budgets must be positive", token=str(min(node_budget, margin_budget)))
+    Sampler(constraints)  # raises here, before any process starts, if no deal fits
+    start = time.monotonic()
+    tasks = [_Task(constraints, seed, tuple(ws), taker, leader, tuple(questions), node_budget, margin_budget)
+             for ws in chunks(range(worlds), worlds_per_task)]
+    rows: List[List[Outcome]] = []
+    cpu = 0.0
+    results: Iterator[Tuple[List[List[Outcome]], float]] = map_ordered(_run_task, tasks, jobs=jobs,
+                                                                       progress=progress, total=len(tasks))
+    try:
+        for batch, seconds in results:
+            rows.extend(batch)
+            cpu += seconds
+            if time_budget is not None and time.monotonic() - start >= time_budget:
+                break
+    finally:
+        with warnings.catch_warnings():  # joblib warns that it cancels the tasks left
+            warnings.filterwarnings("ignore", message=".*have been cancelled", category=UserWarning)
+            results.close()  # type: ignore[attr-defined]
+    info = RunInfo(
+        worlds=len(rows),
+        requested=worlds,
+        seed=seed,
+        node_budget=node_budget,
+        margin_budget=margin_budget,
+        nodes=sum(o.nodes for row in rows for o in row),
+        seconds=time.monotonic() - start,
+        cpu_seconds=cpu,
+        undecided_worlds=sum(1 for row in rows if any(o.made is None for o in row)),
+    )
+    return rows, info
+
+
+# Bid advice --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ContractAdvice:
+    contract: Contract
+    allowed: bool  # the prior bids leave it open
+    summary: Summary
+
+
+@dataclass(frozen=True)
+class BidAdvice:
+    seat: int
+    dealer: int
+    hand: Tuple[int, ...]
+    bids: Tuple[str, ...]  # the bids made before this seat, in bidding order
+    hand_count: int
+    hand_count_contract: Optional[Contract]  # what the classic count bids (None: pass)
+    contracts: Tuple[ContractAdvice, ...]
+    recommendation: Optional[Contract]  # None: pass
+    run: RunInfo
+
+    def advice(self, contract: Contract) -> ContractAdvice:
+        return next(a for a in self.contracts if a.contract is contract)
+
+
+def check_hand(hand: Sequence[int], what: str = "hand") -> int:
+    """The card set of an 18-card hand; raises :class:`RecordError` otherwise."""
+    if len(hand) != VARIANT.hand_size:
+        raise RecordError(f"a {what} holds {VARIANT.hand_size} cards, got {len(hand)}")
+    mask = mask_of(hand)
+    if count(mask) != len(hand):
+        dup = next(c for i, c in enumerate(hand) if c in hand[:i])
+        raise RecordError(f"duplicate card '{card_token(dup)}' in the {what}", token=card_token(dup))
+    if rules.is_petit_sec(mask):
+        raise RecordError(f"the {what} holds the Petit sec (its only trump, and no Excuse): the deal is void",
+                          token="T1")
+    return mask
+
+
+def bidding_position(seat: int, dealer: Optional[int], bids: Optional[Sequence[str]]) -> Tuple[int, Tuple[str, ...]]:
+    """(dealer, the bids before ``seat`` in canonical form) once checked against each other.
+
+    ``bids`` are the bids made before ``seat`` spoke, from the dealer's right; None
+    means everyone before passed.  Without a dealer, the dealer is the seat that makes
+    the count right (with no bids: ``seat`` speaks first).
+    """
+    n = VARIANT.players
+    if bids is None:
+        bids = ["pass"] * ((seat - dealer - 1) % n if dealer is not None else 0)
+    names = tuple("pass" if str(b).strip().lower() == "pass" else Contract.parse(b).value for b in bids)
+    rules.bidding_result(names, n)
+    if dealer is None:
+        return (seat - 1 - len(names)) % n, names
+    expected = (seat - dealer - 1) % n
+    if len(names) != expected:
+        raise RecordError(f"seat {seat} speaks after {expected} bid(s) when seat {dealer} deals,"
+                          f" but {len(names)} were given", key="bids")
+    return dealer, names
+
+
+def bid_advice(hand: Sequence[int], *, seat: int = 0, dealer: Optional[int] = None,
+               bids: Optional[Sequence[str]] = None,
+               worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED, jobs: int = 0,
+               time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
+               margin_budget: Optional[int] = None, progress: Optional[str] = "bid") -> BidAdvice:
+    """Which contract ``seat`` should bid with ``hand`` (cards), by Monte Carlo.
+
+    ``margin_budget`` defaults to ``node_budget``.  Raises :class:`RecordError` on bad
+    input and :class:`~tarot_solver.sampling.ConstraintError` if no deal fits.
+    """
+    mask = check_hand(hand)
+    dealer, names = bidding_position(seat, dealer, bids)
+    prior = rules.bidding_result(names, VARIANT.players)
+    floor = prior[1].rank if prior else 0
+    questions = (Question(DOG_QUESTION), Question(Contract.GARDE_SANS), Question(Contract.GARDE_CONTRE))
+    rows, info = _run(hand_constraints(seat, mask), questions, taker=seat, leader=(dealer + 1) % VARIANT.players,
+                      worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
+                      margin_budget=node_budget if margin_budget is None else margin_budget,
+                      worlds_per_task=BID_WORLDS_PER_TASK, progress=progress)
+    column = {DOG_QUESTION: 0, Contract.GARDE_SANS: 1, Contract.GARDE_CONTRE: 2}
+    advice = []
+    for contract in CONTRACTS:
+        j = column[DOG_QUESTION if contract.taker_takes_dog else contract]
+        advice.append(ContractAdvice(contract, contract.rank > floor, summarize([r[j] for r in rows], contract)))
+    best = max((a for a in advice if a.allowed), key=lambda a: a.summary.expected_score, default=None)
+    count_points = hand_count(mask)
+    return BidAdvice(
+        seat=seat,
+        dealer=dealer,
+        hand=tuple(sorted(hand)),
+        bids=names,
+        hand_count=count_points,
+        hand_count_contract=contract_for(count_points),
+        contracts=tuple(advice),
+        recommendation=best.contract if best is not None and best.summary.expected_score > 0 else None,
+        run=info,
+    )
+
+
+# Discard advice ----------------------------------------------------------------------
+
+
+def discard_candidates(hand_and_dog: int, limit: int = DEFAULT_CANDIDATES) -> List[Tuple[int, ...]]:
+    """A few sensible legal discards from the taker's 24 cards, the simple policy's first.
+
+    When the rules leave no choice of plain cards (six or fewer may be discarded, so
+    the lowest trumps make up the rest), the policy's discard is the only candidate.
+    Otherwise, for each set of suits that can be voided (no king, six cards at most),
+    most voids first, the places left are filled two ways: *banking* (the most valuable
+    cards of suits without their king first: points in the discard are safe) and
+    *shortening* (the lowest cards of the shortest suits, keeping honours).  Duplicates
+    are dropped and the first ``limit`` kept.
+    """
+    size = VARIANT.dog_size
+    out = [tuple(simple_discard(hand_and_dog, VARIANT))]
+    plain = rules.discardable(hand_and_dog) & ~TRUMPS_MASK
+    if count(plain) <= size:
+        return out
+    suits = range(4)
+    length = {s: count(hand_and_dog & suit_mask(s)) for s in suits}
+    kinged = {s for s in suits if any(is_king(c) for c in cards_of(hand_and_dog & suit_mask(s)))}
+    voidable = [s for s in suits if 0 < length[s] <= size and s not in kinged]
+    fills = (lambda c: (c // 14 in kinged, -half_points(c), length[c // 14], c),  # bank
+             lambda c: (length[c // 14], half_points(c), c))  # shorten
+    for k in range(len(voidable), -1, -1):
+        for voids in itertools.combinations(voidable, k):
+            base = [c for s in voids for c in cards_of(hand_and_dog & suit_mask(s))]
+            if len(base) > size:
+                continue
+            rest = [c for c in cards_of(plain) if c // 14 not in voids]
+            for key in fills:
+                cand = tuple(sorted(base + sorted(rest, key=key)[:size - len(base)]))
+                if cand not in out:
+                    rules.check_discard(hand_and_dog, cand, VARIANT)
+                    out.append(cand)
+    return out[:limit]
+
+
+@dataclass(frozen=True)
+class DiscardCandidate:
+    discard: Tuple[int, ...]
+    summary: Summary
+    policy: bool  # the simple policy's discard
+
+
+@dataclass(frozen=True)
+class DiscardAdvice:
+    seat: int
+    dealer: int
+    hand: Tuple[int, ...]
+    dog: Tuple[int, ...]
+    contract: Contract
+    candidates: Tuple[DiscardCandidate, ...]  # best first
+    run: RunInfo
+
+    @property
+    def recommendation(self) -> Tuple[int, ...]:
+        return self.candidates[0].discard
+
+
+def discard_advice(hand: Sequence[int], dog: Sequence[int], contract: Contract, *, seat: int = 0,
+                   dealer: Optional[int] = None, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED,
+                   jobs: int = 0, time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
+                   margin_budget: Optional[int] = None, candidates: int = DEFAULT_CANDIDATES,
+                   progress: Optional[str] = "discard") -> DiscardAdvice:
+    """Which six cards the taker at ``seat`` should put aside, by Monte Carlo.
+
+    Every candidate of :func:`discard_candidates` is played in the same worlds; the
+    ranking is by expected score.  ``dealer`` defaults to the seat before the taker (the
+    taker leads).  Raises :class:`RecordError` on bad input.
+    """
+    if not contract.taker_takes_dog:
+        raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog",
+                          token=contract.value)
+    mask = check_hand(hand)
+    dog_mask = mask_of(dog)
+    if len(dog) != VARIANT.dog_size or count(dog_mask) != len(dog):
+        raise RecordError(f"the dog holds {VARIANT.dog_size} distinct cards, got {len(dog)}"
+                          f" ({count(dog_mask)} distinct)", key="dog")
+    clash = mask & dog_mask
+    if clash:
+        tok = card_token(cards_of(clash)[0])
+        raise RecordError(f"'{tok}' is both in the hand and in the dog", key="dog", token=tok)
+    if candidates < 1:
+        raise RecordError(f"the number of candidates must be at least 1, not {candidates}", token=str(candidates))
+    if dealer is None:
+        dealer = (seat - 1) % VARIANT.players
+    cands = discard_candidates(mask | dog_mask, candidates)
+    questions = [Question(contract, c) for c in cands]
+    rows, info = _run(hand_constraints(seat, mask, dog_mask), questions, taker=seat,
+                      leader=(dealer + 1) % VARIANT.players, worlds=worlds, seed=seed, jobs=jobs,
+                      time_budget=time_budget, node_budget=node_budget,
+                      margin_budget=node_budget if margin_budget is None else margin_budget,
+                      worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress)
+    ranked = [DiscardCandidate(c, summarize([r[j] for r in rows], contract), j == 0) for j, c in enumerate(cands)]
+    ranked.sort(key=lambda d: (-d.summary.expected_score, -d.summary.p_make))
+    return DiscardAdvice(seat=seat, dealer=dealer, hand=tuple(sorted(hand)), dog=tuple(sorted(dog)),
+                         contract=contract, candidates=tuple(ranked), run=info)

@@ -1,0 +1,340 @@
+"""Sampling the unknown cards: the deals one seat cannot tell apart.
+
+A seat knows its own cards and whatever the table has shown: the dog of a prise or
+garde, the cards played, the trumps of a poignée, the trumps put in a discard.  Play
+reveals more: a player who does not follow suit is void in it, one who neither follows
+nor trumps holds no trump, one who does not overtrump holds no trump above the highest
+in the trick.  Everything else is unknown, and the Monte Carlo advice needs the unknown
+cards dealt *uniformly among the deals consistent with that knowledge*.
+
+The knowledge is a :class:`Constraints`: five *locations* (the four seats' current
+hands and the six cards set aside, the dog or the discard), each with a size, the cards
+known to be there and the cards it cannot hold.  :class:`Sampler` draws from it exactly
+uniformly: the unknown cards fall into a few classes of cards allowed in the same
+locations; it counts the deals by dynamic programming over the classes, draws how many
+cards of each class go to each location with the right weights, then shuffles within
+each class.  A deal in which some seat was dealt the Petit sec would have been void; such
+worlds are redrawn, which keeps the draw uniform over the playable deals.
+
+Worlds are reproducible: world ``i`` of seed ``k`` is drawn from its own generator
+(:func:`world_rng`, the ``i``-th child of ``SeedSequence(k)``), so it is the same world
+whichever process draws it and however many worlds are drawn.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from dataclasses import dataclass
+from math import factorial
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import rules
+from .cards import (
+    EXCUSE,
+    FULL_DECK,
+    OUDLERS_MASK,
+    TRUMP_BASE,
+    TRUMPS,
+    TRUMPS_MASK,
+    card_token,
+    cards_of,
+    count,
+    is_king,
+    mask_of,
+    suit_mask,
+    suit_of,
+)
+from .errors import TarotError
+from .records import VARIANT, DealRecord
+
+#: index of the location of the six cards set aside (the dog, or the discard once made)
+ASIDE = VARIANT.players
+KINGS_MASK = mask_of(c for c in range(TRUMP_BASE) if is_king(c))
+#: draws of Petit sec deals in a row after which the constraints are taken to force one
+MAX_REDRAWS = 1000
+
+
+class ConstraintError(TarotError):
+    """No deal is consistent with what the seat knows."""
+
+
+def location_name(loc: int) -> str:
+    return "the cards set aside" if loc == ASIDE else f"seat {loc}"
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """What one seat knows of where the cards are.
+
+    Per location (seats 0..3, then :data:`ASIDE`): ``sizes`` the number of cards it
+    holds now, ``known`` the cards known to be there, ``forbidden`` the cards it cannot
+    hold.  ``played_by``: per seat, the cards it has played (they are in no location).
+    ``dog_taken``: (taker, dog) once a taker has taken the dog and discarded; his dealt
+    hand was then his hand plus his played cards plus the aside cards, minus the dog.
+    The last two only serve to rebuild the dealt hands (the Petit sec check).
+    """
+
+    sizes: Tuple[int, ...]
+    known: Tuple[int, ...]
+    forbidden: Tuple[int, ...]
+    played_by: Tuple[int, ...] = (0,) * VARIANT.players
+    dog_taken: Optional[Tuple[int, int]] = None
+
+    @property
+    def gone(self) -> int:
+        """The cards already played."""
+        out = 0
+        for p in self.played_by:
+            out |= p
+        return out
+
+    @property
+    def unknown(self) -> int:
+        """The cards whose place is not known."""
+        held = 0
+        for k in self.known:
+            held |= k
+        return FULL_DECK & ~held & ~self.gone
+
+    def dealt_hands(self, world: "World") -> Tuple[int, ...]:
+        """The hands as dealt that lead to ``world``."""
+        hands = [h | p for h, p in zip(world.hands, self.played_by)]
+        if self.dog_taken is not None:
+            taker, dog = self.dog_taken
+            hands[taker] = (hands[taker] | world.aside) & ~dog
+        return tuple(hands)
+
+
+@dataclass(frozen=True)
+class World:
+    """One full assignment of the cards: current hands by seat and the aside cards."""
+
+    hands: Tuple[int, ...]
+    aside: int
+
+
+def world_rng(seed: int, index: int) -> np.random.Generator:
+    """The generator of world ``index``: child ``index`` of ``SeedSequence(seed)``."""
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(index,))))
+
+
+def _multinomial(parts: Sequence[int]) -> int:
+    out = factorial(sum(parts))
+    for p in parts:
+        out //= factorial(p)
+    return out
+
+
+def _splits(k: int, caps: Sequence[int]) -> List[Tuple[int, ...]]:
+    """Every way to write ``k`` as a sum of one part per cap, each part at most its cap."""
+    if not caps:
+        return [()] if k == 0 else []
+    if len(caps) == 1:
+        return [(k,)] if k <= caps[0] else []
+    rest = sum(caps[1:])
+    return [(first,) + tail for first in range(max(0, k - rest), min(k, caps[0]) + 1)
+            for tail in _splits(k - first, caps[1:])]
+
+
+class Sampler:
+    """Uniform sampler of the deals consistent with a :class:`Constraints`.
+
+    Raises :class:`ConstraintError` naming the clash when there is none.
+    """
+
+    def __init__(self, constraints: Constraints) -> None:
+        self.constraints = constraints
+        sizes, known, forbidden = constraints.sizes, constraints.known, constraints.forbidden
+        n = len(sizes)
+        for loc in range(n):
+            bad = known[loc] & (forbidden[loc] | constraints.gone)
+            if bad:
+                tok = card_token(cards_of(bad)[0])
+                raise ConstraintError(f"'{tok}' is known to be with {location_name(loc)}, which cannot hold it",
+                                      token=tok)
+            for other in range(loc + 1, n):
+                both = known[loc] & known[other]
+                if both:
+                    tok = card_token(cards_of(both)[0])
+                    raise ConstraintError(f"'{tok}' is known to be both with {location_name(loc)}"
+                                          f" and with {location_name(other)}", token=tok)
+        self.free = tuple(sizes[loc] - count(known[loc]) for loc in range(n))
+        for loc, f in enumerate(self.free):
+            if f < 0:
+                raise ConstraintError(f"{location_name(loc)} holds {sizes[loc]} cards but {count(known[loc])}"
+                                      " are known to be there")
+        unknown = constraints.unknown
+        if sum(self.free) != count(unknown):
+            raise ConstraintError(f"{count(unknown)} unknown cards for {sum(self.free)} places")
+        groups: Dict[int, List[int]] = {}
+        for c in cards_of(unknown):
+            allowed = sum(1 << loc for loc in range(n) if self.free[loc] and not forbidden[loc] >> c & 1)
+            if not allowed:
+                tok = card_token(c)
+                raise ConstraintError(f"'{tok}' fits in no hand: every player who may still hold a card"
+                                      " is known not to hold it", token=tok)
+            groups.setdefault(allowed, []).append(c)
+        self._check_room(groups)
+        # the largest class last: its split is then forced by the room left
+        self.classes = sorted(((tuple(loc for loc in range(n) if allowed >> loc & 1), np.array(cards))
+                               for allowed, cards in groups.items()), key=lambda g: (len(g[1]), g[0]))
+        self._ways: Dict[Tuple[int, Tuple[int, ...]], int] = {}
+        self._choices: Dict[Tuple[int, Tuple[int, ...]], Tuple[List[Tuple[int, ...]], List[float]]] = {}
+        self.count = self._count(0, self.free)
+
+    def _check_room(self, groups: Dict[int, List[int]]) -> None:
+        """Hall's condition: the cards confined to a set of locations fit in their room."""
+        n = len(self.free)
+        for subset in range(1, 1 << n):
+            confined = sum(len(cards) for allowed, cards in groups.items() if allowed & ~subset == 0)
+            room = sum(self.free[loc] for loc in range(n) if subset >> loc & 1)
+            if confined > room:
+                names = [location_name(loc) for loc in range(n) if subset >> loc & 1]
+                raise ConstraintError(f"{confined} unknown cards can only be with {' and '.join(names)},"
+                                      f" which {'has' if len(names) == 1 else 'have'} room for {room}")
+
+    def _options(self, i: int, caps: Tuple[int, ...]) -> List[Tuple[Tuple[int, ...], int]]:
+        """(split, number of deals) for each way class ``i`` can share out given ``caps``."""
+        locs, cards = self.classes[i]
+        out = []
+        for split in _splits(len(cards), [caps[loc] for loc in locs]):
+            rest = list(caps)
+            for loc, k in zip(locs, split):
+                rest[loc] -= k
+            ways = _multinomial(split) * self._count(i + 1, tuple(rest))
+            if ways:
+                out.append((split, ways))
+        return out
+
+    def _count(self, i: int, caps: Tuple[int, ...]) -> int:
+        """Number of ways to place classes ``i``.. into the room ``caps``."""
+        if i == len(self.classes):
+            return int(not any(caps))
+        key = (i, caps)
+        if key not in self._ways:
+            self._ways[key] = sum(ways for _, ways in self._options(i, caps))
+        return self._ways[key]
+
+    def _choose(self, i: int, caps: Tuple[int, ...], u: float) -> Tuple[int, ...]:
+        key = (i, caps)
+        if key not in self._choices:
+            options = self._options(i, caps)
+            total = self._ways[key]
+            cumulative = list(itertools.accumulate(ways / total for _, ways in options))
+            self._choices[key] = ([split for split, _ in options], cumulative)
+        splits, cumulative = self._choices[key]
+        return splits[min(bisect.bisect_right(cumulative, u), len(splits) - 1)]
+
+    def _draw(self, rng: np.random.Generator) -> Tuple[int, ...]:
+        held = list(self.constraints.known)
+        caps = self.free
+        for i, (locs, cards) in enumerate(self.classes):
+            split = self._choose(i, caps, rng.random())
+            shuffled = cards[rng.permutation(len(cards))]
+            start = 0
+            rest = list(caps)
+            for loc, k in zip(locs, split):
+                held[loc] |= mask_of(int(c) for c in shuffled[start:start + k])
+                start += k
+                rest[loc] -= k
+            caps = tuple(rest)
+        return tuple(held)
+
+    def sample(self, rng: np.random.Generator) -> World:
+        """One world drawn uniformly (Petit sec deals redrawn)."""
+        for _ in range(MAX_REDRAWS):
+            held = self._draw(rng)
+            world = World(hands=held[:ASIDE], aside=held[ASIDE])
+            sec = [s for s, h in enumerate(self.constraints.dealt_hands(world)) if rules.is_petit_sec(h)]
+            if not sec:
+                return world
+        raise ConstraintError(f"the deals that fit leave seat {sec[0]} with the Petit sec (a void deal),"
+                              f" {MAX_REDRAWS} times in a row", token="T1")
+
+
+# What a seat knows -----------------------------------------------------------------
+
+
+def hand_constraints(seat: int, hand: int, dog: Optional[int] = None) -> Constraints:
+    """Knowledge before any card is played: ``seat`` holds ``hand``; the dog (the aside
+    location) is known when given (a prise or garde shows it to everyone)."""
+    n, size = VARIANT.players, VARIANT.hand_size
+    known = [0] * (n + 1)
+    known[seat] = hand
+    if dog is not None:
+        known[ASIDE] = dog
+    return Constraints(sizes=(size,) * n + (VARIANT.dog_size,), known=tuple(known), forbidden=(0,) * (n + 1))
+
+
+def _forbidden_by_play(hand_before: int, trick: Sequence[int], card: int) -> int:
+    """Cards the player cannot have held, having played ``card`` to ``trick``."""
+    suit = rules.led_suit(trick)
+    if suit is None or card == EXCUSE:
+        return 0
+    out = 0
+    played_suit = suit_of(card)
+    if suit != TRUMPS and played_suit != suit:
+        out |= suit_mask(suit)
+    if played_suit != TRUMPS and (suit == TRUMPS or played_suit != suit):
+        out |= TRUMPS_MASK
+    top = rules.highest_trump(trick)
+    if played_suit == TRUMPS and top > card:
+        out |= TRUMPS_MASK & ~((1 << (top + 1)) - 1)
+    return out & ~hand_before
+
+
+def record_constraints(record: DealRecord, seat: int) -> Constraints:
+    """What ``seat`` knows at the point the record reached.
+
+    Before the contract: its hand.  A prise or garde shows the dog to all; its discard is
+    known to the taker, and only its trumps (which are shown) to the others, who also
+    know it holds no king and no oudler, and that the taker kept no other discardable
+    card if it holds a trump.  Poignées show trumps (and with the Excuse shown, that no
+    other trump is held).  The cards played are public and reveal voids.
+    """
+    n = VARIANT.players
+    dog = mask_of(record.dog)
+    hands = [mask_of(h) for h in record.hands]
+    known = [0] * (n + 1)
+    forbidden = [0] * (n + 1)
+    taker = record.taker
+    took_dog = taker is not None and record.contract is not None and record.contract.taker_takes_dog
+    dog_taken = None
+    if took_dog:
+        known[ASIDE] = dog  # shown to everyone before the discard is made
+    if took_dog and record.discard is not None:
+        assert taker is not None
+        discard = mask_of(record.discard)
+        hands[taker] = (hands[taker] | dog) & ~discard
+        dog_taken = (taker, dog)
+        if seat == taker:
+            known[ASIDE] = discard
+        else:
+            known[ASIDE] = discard & TRUMPS_MASK
+            forbidden[ASIDE] = KINGS_MASK | OUDLERS_MASK | (TRUMPS_MASK & ~discard)
+            for s in range(n):
+                if s != taker:
+                    forbidden[s] |= dog
+            if discard & TRUMPS_MASK:
+                forbidden[taker] |= rules.discardable(FULL_DECK) & ~TRUMPS_MASK
+    known[seat] = hands[seat]
+    for shower, shown in record.poignees or ():
+        known[shower] |= mask_of(shown)
+        if EXCUSE in shown:
+            forbidden[shower] |= TRUMPS_MASK & ~mask_of(shown)
+    played_by = [0] * n
+    if record.played:
+        state = record.opening_state()
+        for card in record.played:
+            player = state.to_play
+            forbidden[player] |= _forbidden_by_play(state.hands[player], state.trick, card)
+            played_by[player] |= 1 << card
+            state.play(card)
+        hands = list(state.hands)
+    gone = mask_of(record.played or ())
+    return Constraints(sizes=tuple(count(h) for h in hands) + (VARIANT.dog_size,),
+                       known=tuple(k & ~gone for k in known), forbidden=tuple(forbidden),
+                       played_by=tuple(played_by), dog_taken=dog_taken)

@@ -1,0 +1,261 @@
+"""Monte Carlo advice: statistics, candidates, reproducibility, -j independence, the CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Callable, List
+
+import pytest
+from click.testing import CliRunner
+
+from tarot_solver import advice, rules
+from tarot_solver.advice import Outcome, margin_score, summarize, wilson
+from tarot_solver.cards import mask_of, parse_cards, tokens
+from tarot_solver.cli import main
+from tarot_solver.errors import RecordError
+from tarot_solver.handcount import simple_discard
+from tarot_solver.notation import format_hand, parse_hand
+from tarot_solver.variant import CONTRACTS, Contract
+
+from conftest import EXAMPLES
+
+# a hand that makes everything and one that fails everything: the solver decides both fast
+STRONG = parse_cards("T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T10 EX KS KH KD KC T1")
+WEAK = parse_cards("1S 2S 3S 4S 5S 1H 2H 3H 4H 5H 1D 2D 3D 4D 1C 2C 3C T2")
+EXAMPLE_HAND = (EXAMPLES / "hand.txt").read_text().strip()
+EXAMPLE_DOG = "9S KS 5C CC QC T4"
+FAST = dict(worlds=4, node_budget=20_000, progress=None, jobs=1)
+CLI_FAST = ["--worlds", "4", "--node-budget", "20000", "-j", "1"]
+
+
+# Statistics --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("contract, margin, expected", [
+    (Contract.PRISE, 0, 75), (Contract.PRISE, -0.5, -78), (Contract.GARDE, 10, 210),
+    (Contract.GARDE_SANS, 10.5, 432), (Contract.GARDE_CONTRE, -56, -1458), (Contract.GARDE_CONTRE, 55, 1440),
+])
+def test_margin_score_is_the_fft_score(contract: Contract, margin: float, expected: int) -> None:
+    assert margin_score(contract, margin) == expected
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+def test_undecided_worlds_widen_the_intervals_and_count_as_even() -> None:
+    outcomes = [Outcome(True, 4.0, 10.0, 0), Outcome(False, -20.0, -10.0, 0),
+                Outcome(None, -50.0, 55.0, 0), Outcome(None, -40.0, 30.0, 0)]
+    s = summarize(outcomes, Contract.GARDE)
+    assert (s.made, s.failed, s.undecided, s.worlds) == (1, 1, 2, 4)
+    assert s.p_make == 0.5
+    assert s.p_make_ci == (wilson(1, 4)[0], wilson(3, 4)[1])
+    assert s.expected_margin == pytest.approx((7 - 15) / 4)
+    assert s.expected_margin_bounds == (-106 / 4, 85 / 4)
+    decided = (margin_score(Contract.GARDE, 4) + margin_score(Contract.GARDE, 10)) / 2 \
+        + (margin_score(Contract.GARDE, -20) + margin_score(Contract.GARDE, -10)) / 2
+    assert s.expected_score == pytest.approx(decided / 4)
+    lo, hi = s.expected_score_ci
+    assert lo < sum(margin_score(Contract.GARDE, o.low) for o in outcomes) / 4
+    assert hi > sum(margin_score(Contract.GARDE, o.high) for o in outcomes) / 4
+
+
+# Bid advice ----------------------------------------------------------------------------------
+
+
+def test_strong_hand_bids_the_highest_contract_and_weak_hand_passes() -> None:
+    strong = advice.bid_advice(STRONG, **FAST)
+    assert strong.recommendation is Contract.GARDE_CONTRE
+    assert all(a.summary.made == 4 for a in strong.contracts)
+    weak = advice.bid_advice(WEAK, **FAST)
+    assert weak.recommendation is None
+    assert all(a.summary.failed == 4 and a.summary.p_make_ci[1] < 0.5 for a in weak.contracts)
+    assert weak.run.undecided_worlds == 0
+
+
+def test_prior_bids_restrict_the_contracts() -> None:
+    res = advice.bid_advice(STRONG, seat=2, dealer=0, bids=["garde"], **FAST)
+    assert [a.allowed for a in res.contracts] == [False, False, True, True]
+    res = advice.bid_advice(STRONG, seat=2, bids=["pass", "garde_contre"], **FAST)
+    assert res.dealer == 3 and res.recommendation is None
+    assert not any(a.allowed for a in res.contracts)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(seat=2, dealer=0, bids=["pass", "garde"]), "seat 2 speaks after 1 bid(s) when seat 0 deals"),
+    (dict(bids=["garde", "prise"]), "does not beat the previous bid"),
+    (dict(bids=["gardez"]), "unknown contract 'gardez'"),
+    (dict(worlds=0), "at least 1"),
+])
+def test_bad_bid_arguments(kwargs: Any, message: str) -> None:
+    with pytest.raises(RecordError, match=re.escape(message)):
+        advice.bid_advice(STRONG, **{**FAST, **kwargs})
+
+
+def test_bad_hands() -> None:
+    with pytest.raises(RecordError, match="holds 18 cards, got 17"):
+        advice.bid_advice(STRONG[:17], **FAST)
+    with pytest.raises(RecordError, match="duplicate card 'T21'"):
+        advice.bid_advice(STRONG[:17] + STRONG[:1], **FAST)
+    sec = parse_cards("T1 1S 2S 3S 4S 5S 6S 1H 2H 3H 4H 5H 6H 1D 2D 3D 4D 5D")
+    with pytest.raises(RecordError, match="Petit sec"):
+        advice.bid_advice(sec, **FAST)
+
+
+def test_seed_reproducibility_and_jobs_independence() -> None:
+    hand = parse_hand(EXAMPLE_HAND)
+    kw = dict(worlds=6, node_budget=30_000, progress=None)
+    one = advice.bid_advice(hand, jobs=1, seed=3, **kw)
+    two = advice.bid_advice(hand, jobs=2, seed=3, **kw)
+    again = advice.bid_advice(hand, jobs=1, seed=3, **kw)
+    other = advice.bid_advice(hand, jobs=1, seed=4, **kw)
+    assert one.contracts == two.contracts == again.contracts
+    assert one.run.nodes == two.run.nodes
+    assert other.contracts != one.contracts
+
+
+def test_time_budget_keeps_a_prefix_of_whole_batches() -> None:
+    res = advice.bid_advice(WEAK, worlds=3 * advice.BID_WORLDS_PER_TASK, node_budget=20_000, jobs=1,
+                            time_budget=1e-9, progress=None)
+    assert res.run.worlds == advice.BID_WORLDS_PER_TASK and res.run.requested == 3 * advice.BID_WORLDS_PER_TASK
+    full = advice.bid_advice(WEAK, worlds=advice.BID_WORLDS_PER_TASK, node_budget=20_000, jobs=1, progress=None)
+    assert full.contracts == res.contracts
+
+
+# Discard advice ------------------------------------------------------------------------------
+
+
+def test_discard_candidates_are_legal_distinct_and_start_with_the_policy() -> None:
+    full = mask_of(parse_hand(EXAMPLE_HAND) + parse_cards(EXAMPLE_DOG))
+    cands = advice.discard_candidates(full, limit=20)
+    assert cands[0] == tuple(simple_discard(full))
+    assert len(set(cands)) == len(cands) > 3
+    for c in cands:
+        rules.check_discard(full, c)
+    assert advice.discard_candidates(full, limit=2) == cands[:2]
+
+
+def test_forced_discard_has_one_candidate() -> None:
+    hand = parse_cards("T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 T14 T15 T16 KS KH KD")
+    full = mask_of(hand + parse_cards("1S 2S 3S T17 T18 T19"))
+    assert advice.discard_candidates(full) == [tuple(parse_cards("1S 2S 3S T2 T3 T4"))]
+
+
+def test_discard_advice_ranks_candidates_on_the_same_worlds() -> None:
+    res = advice.discard_advice(parse_hand(EXAMPLE_HAND), parse_cards(EXAMPLE_DOG), Contract.GARDE, candidates=4,
+                                **FAST)
+    assert len(res.candidates) == 4
+    assert all(c.summary.worlds == 4 for c in res.candidates)
+    scores = [c.summary.expected_score for c in res.candidates]
+    assert scores == sorted(scores, reverse=True)
+    assert res.recommendation == res.candidates[0].discard
+    assert sum(c.policy for c in res.candidates) == 1
+    two = advice.discard_advice(parse_hand(EXAMPLE_HAND), parse_cards(EXAMPLE_DOG), Contract.GARDE, candidates=4,
+                                **{**FAST, "jobs": 2})
+    assert two.candidates == res.candidates
+
+
+@pytest.mark.parametrize("dog, contract, message", [
+    ("9S KS 5C CC QC", Contract.GARDE, "the dog holds 6 distinct cards, got 5"),
+    ("CS KS 5C CC QC T4", Contract.GARDE, "'CS' is both in the hand and in the dog"),
+    (EXAMPLE_DOG, Contract.GARDE_SANS, "no discard in a garde_sans"),
+])
+def test_bad_discard_arguments(dog: str, contract: Contract, message: str) -> None:
+    with pytest.raises(RecordError, match=message):
+        advice.discard_advice(parse_hand(EXAMPLE_HAND), parse_cards(dog), contract, **FAST)
+
+
+# Command line --------------------------------------------------------------------------------
+
+
+def invoke(args: List[str]) -> Any:
+    return CliRunner().invoke(main, args)
+
+
+def assert_one_line_error(result: Any, *fragments: str) -> None:
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tarot-solve: error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def test_bid_json_follows_the_contract() -> None:
+    result = invoke(["bid", " ".join(tokens(STRONG)), "--seed", "2", "--json"] + CLI_FAST)
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert set(out["contracts"]) == {c.value for c in CONTRACTS}
+    for entry in out["contracts"].values():
+        assert {"p_make", "p_make_ci", "expected_score", "expected_margin", "undecided"} <= set(entry)
+        assert entry["p_make_ci"][0] <= entry["p_make"] <= entry["p_make_ci"][1]
+    assert out["recommendation"] == "garde_contre"
+    assert (out["worlds"], out["seed"], out["undecided_worlds"]) == (4, 2, 0)
+
+
+def test_bid_from_a_text_file_and_from_a_record(write: Callable[[str, str], Path]) -> None:
+    from_text = invoke(["bid", str(EXAMPLES / "hand.txt"), "--seat", "1", "--dealer", "2", "--json"] + CLI_FAST)
+    from_record = invoke(["bid", str(EXAMPLES / "deal.json"), "--json"] + CLI_FAST)
+    typed = invoke(["bid", EXAMPLE_HAND, "--seat", "1", "--dealer", "2", "--bids", "pass pass", "--json"] + CLI_FAST)
+    assert from_text.exit_code == from_record.exit_code == typed.exit_code == 0, from_record.output
+    a, b, c = (json.loads(r.stdout) for r in (from_text, from_record, typed))
+    assert b["seat"] == 1 and b["dealer"] == 2 and b["bids"] == ["pass", "pass"]  # the record's taker
+    assert a["hand"] == b["hand"] == c["hand"]
+    assert b["contracts"] == c["contracts"]
+    stdin = CliRunner().invoke(main, ["bid", "-", "--json"] + CLI_FAST, input=format_hand(STRONG))
+    assert json.loads(stdin.stdout)["recommendation"] == "garde_contre"
+
+
+def test_bid_text_report() -> None:
+    result = invoke(["bid", " ".join(tokens(WEAK))] + CLI_FAST)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("seat 0 (dealer 3): ")
+    assert any(line.startswith("garde_contre") for line in lines)
+    assert lines[-1] == "recommendation: pass (no open contract has a positive expected score)"
+
+
+def test_discard_cli_from_tokens_and_record() -> None:
+    typed = invoke(["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract", "garde", "--seat", "1",
+                    "--dealer", "2", "--candidates", "3", "--json"] + CLI_FAST)
+    record = invoke(["discard", str(EXAMPLES / "deal.json"), "--candidates", "3", "--json"] + CLI_FAST)
+    assert typed.exit_code == record.exit_code == 0, typed.output + record.output
+    a, b = json.loads(typed.stdout), json.loads(record.stdout)
+    assert a["candidates"] == b["candidates"] and len(a["candidates"]) == 3
+    assert a["recommendation"] == a["candidates"][0]["discard"]
+    text = invoke(["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract", "prise", "--candidates", "2"]
+                  + CLI_FAST)
+    assert text.exit_code == 0 and text.stdout.splitlines()[-1].startswith("recommendation: discard ")
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["bid", "KS QS ZZ"], ("unknown card 'ZZ'",)),
+    (["bid", "KS QS 7H"], ("holds 18 cards, got 3",)),
+    (["bid", "nofile.txt"], ("'nofile.txt' is neither a file nor a hand",)),
+    (["bid", EXAMPLE_HAND, "--bids", "pass,gardez"], ("unknown contract 'gardez'",)),
+    (["bid", EXAMPLE_HAND, "--dealer", "0", "--bids", "pass"], ("speaks after 3 bid(s)",)),
+    (["discard", EXAMPLE_HAND, "--dog", "9S KS 5C CC QC ZZ", "--contract", "garde"], ("--dog", "'ZZ'")),
+    (["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract", "garde_contre"], ("no discard",)),
+    (["discard", EXAMPLE_HAND, "--dog", "9S KS 5C CC QC CS", "--contract", "prise"], ("'CS'",)),
+    (["discard", str(EXAMPLES / "game.json"), "--contract", "garde_sans"], ("no discard in a garde_sans",)),
+])
+def test_bad_input_is_one_line_and_exit_2(args: List[str], fragments: Any) -> None:
+    assert_one_line_error(invoke(args + CLI_FAST), *fragments)
+
+
+def test_bad_record_file_names_the_file(write: Callable[[str, str], Path]) -> None:
+    path = write("bad.json", '{"hands": [["KS"]], "dog": []}\n')
+    assert_one_line_error(invoke(["bid", str(path), "--seat", "0"] + CLI_FAST), "bad.json")
+    hand = write("hand.txt", "KS QS ZZ\n")
+    assert_one_line_error(invoke(["bid", str(hand)] + CLI_FAST), "hand.txt", "'ZZ'")
+
+
+def test_discard_needs_a_dog_and_a_contract() -> None:
+    for args in (["--contract", "garde"], ["--dog", EXAMPLE_DOG]):
+        result = invoke(["discard", EXAMPLE_HAND, *args] + CLI_FAST)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert "missing option" in result.stderr

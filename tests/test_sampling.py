@@ -1,0 +1,287 @@
+"""The world sampler: exact uniformity on small cases, constraints from play, seeds, errors."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from typing import Dict, List, Sequence, Tuple
+
+import pytest
+
+from tarot_solver import rules
+from tarot_solver.cards import (
+    EXCUSE,
+    FULL_DECK,
+    TRUMPS,
+    TRUMPS_MASK,
+    cards_of,
+    count,
+    mask_of,
+    parse_cards,
+    suit_mask,
+    suit_of,
+)
+from tarot_solver.records import DealRecord
+from tarot_solver.sampling import (
+    ASIDE,
+    ConstraintError,
+    Constraints,
+    Sampler,
+    World,
+    hand_constraints,
+    record_constraints,
+    world_rng,
+)
+
+from conftest import load_json
+
+LOCATIONS = ASIDE + 1
+
+
+def small_case(unknown: Sequence[int], free: Sequence[int], forbidden: Dict[int, int]) -> Constraints:
+    """Constraints of a full deal in which only ``unknown`` cards are unplaced.
+
+    ``free[loc]`` unknown cards go to location ``loc``; every other card is known,
+    dealt trumps first (the Petit goes with other trumps, so no Petit sec arises).
+    """
+    sizes = (18, 18, 18, 18, 6)
+    rest = [c for c in range(56, 78)] + [c for c in range(56) if c not in unknown]
+    known = []
+    for loc in range(LOCATIONS):
+        take = sizes[loc] - free[loc]
+        known.append(mask_of(rest[:take]))
+        rest = rest[take:]
+    assert not rest
+    return Constraints(sizes=sizes, known=tuple(known),
+                       forbidden=tuple(forbidden.get(loc, 0) & mask_of(unknown) for loc in range(LOCATIONS)))
+
+
+def all_deals(c: Constraints) -> List[Tuple[int, ...]]:
+    """Every placement of the unknown cards allowed by ``c`` (brute force)."""
+    unknown = cards_of(c.unknown)
+    free = [c.sizes[loc] - count(c.known[loc]) for loc in range(LOCATIONS)]
+    slots = [loc for loc in range(LOCATIONS) for _ in range(free[loc])]
+    out = set()
+    for perm in itertools.permutations(slots):
+        if any(c.forbidden[loc] >> card & 1 for card, loc in zip(unknown, perm)):
+            continue
+        held = list(c.known)
+        for card, loc in zip(unknown, perm):
+            held[loc] |= 1 << card
+        out.add(tuple(held))
+    return sorted(out)
+
+
+def as_tuple(w: World) -> Tuple[int, ...]:
+    return tuple(w.hands) + (w.aside,)
+
+
+SPADES = suit_mask(0)
+
+
+@pytest.mark.parametrize("free, forbidden", [
+    ((0, 3, 2, 2, 0), {}),                                    # no constraint: multinomial
+    ((0, 3, 2, 1, 1), {1: SPADES}),                           # seat 1 void in spades
+    ((0, 2, 2, 2, 1), {1: SPADES, ASIDE: 1 << 3}),            # and one spade never set aside
+    ((0, 2, 3, 2, 0), {3: FULL_DECK & ~SPADES, 1: 1 << 1}),   # seat 3 only spades
+])
+def test_sampler_is_exactly_uniform_on_small_cases(free: Tuple[int, ...], forbidden: Dict[int, int]) -> None:
+    unknown = [0, 1, 2, 3, 14, 15, 28][:sum(free)]  # spades 1-4, two hearts, a diamond
+    c = small_case(unknown, free, forbidden)
+    deals = all_deals(c)
+    sampler = Sampler(c)
+    assert sampler.count == len(deals) > 1
+    draws = 200 * len(deals)
+    seen = Counter(as_tuple(sampler.sample(world_rng(11, i))) for i in range(draws))
+    assert set(seen) <= set(deals)
+    expected = draws / len(deals)
+    chi2 = sum((seen.get(d, 0) - expected) ** 2 / expected for d in deals)
+    df = len(deals) - 1
+    assert chi2 < df + 6 * (2 * df) ** 0.5, (chi2, df)
+
+
+def test_world_i_depends_only_on_seed_and_index() -> None:
+    sampler = Sampler(hand_constraints(2, mask_of(range(18))))
+    forward = [sampler.sample(world_rng(5, i)) for i in range(6)]
+    backward = [sampler.sample(world_rng(5, i)) for i in reversed(range(6))][::-1]
+    assert forward == backward
+    assert Sampler(hand_constraints(2, mask_of(range(18)))).sample(world_rng(5, 3)) == forward[3]
+    assert len({as_tuple(w) for w in forward}) == 6
+    assert sampler.sample(world_rng(6, 0)) != forward[0]
+
+
+def test_bid_worlds_keep_the_hand_and_deal_everything() -> None:
+    hand = mask_of(range(40, 58))
+    sampler = Sampler(hand_constraints(1, hand))
+    for i in range(50):
+        w = sampler.sample(world_rng(0, i))
+        assert w.hands[1] == hand
+        assert [count(h) for h in w.hands] == [18] * 4 and count(w.aside) == 6
+        total = w.aside
+        for h in w.hands:
+            assert not total & h
+            total |= h
+        assert total == FULL_DECK
+
+
+def test_petit_sec_deals_are_redrawn() -> None:
+    # seat 1 holds 17 plain cards; one of T1 1S 2S 3S completes it, the rest go aside:
+    # the Petit would be its only trump, without the Excuse, so that deal is never drawn
+    unknown = parse_cards("T1 1S 2S 3S")
+    plain = list(range(3, 56))
+    known = (mask_of(plain[17:35]), mask_of(plain[:17]), mask_of(plain[35:53]),
+             mask_of(parse_cards("T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 T14 T15 T16 T17 T18 T19")),
+             mask_of(parse_cards("T20 T21 EX")))
+    c = Constraints(sizes=(18, 18, 18, 18, 6), known=known, forbidden=(0,) * LOCATIONS)
+    sampler = Sampler(c)
+    assert sampler.count == 4
+    got = {sampler.sample(world_rng(3, i)).hands[1] & mask_of(unknown) for i in range(200)}
+    assert got == {mask_of([card]) for card in parse_cards("1S 2S 3S")}
+
+
+# Errors --------------------------------------------------------------------------------
+
+
+def test_hall_violation_is_named() -> None:
+    c = small_case([0, 1, 2, 14], (0, 1, 1, 2, 0), {2: SPADES, 3: SPADES})
+    with pytest.raises(ConstraintError, match="3 unknown cards can only be with seat 1, which has room for 1"):
+        Sampler(c)
+
+
+def test_card_with_no_place_is_named() -> None:
+    c = small_case([0, 14], (0, 1, 1, 0, 0), {1: 1, 2: 1})
+    with pytest.raises(ConstraintError, match="'1S' fits in no hand"):
+        Sampler(c)
+
+
+def test_known_card_in_a_forbidden_place_is_named() -> None:
+    c = small_case([0, 14], (0, 1, 1, 0, 0), {})
+    card = cards_of(c.known[3])[0]
+    bad = Constraints(sizes=c.sizes, known=c.known, forbidden=(0, 0, 0, 1 << card, 0))
+    with pytest.raises(ConstraintError, match="known to be with seat 3, which cannot hold it"):
+        Sampler(bad)
+
+
+def test_sizes_that_do_not_add_up_are_refused() -> None:
+    c = hand_constraints(0, mask_of(range(18)))
+    with pytest.raises(ConstraintError, match="60 unknown cards for 59 places"):
+        Sampler(Constraints(sizes=(18, 18, 18, 17, 6), known=c.known, forbidden=c.forbidden))
+
+
+# Knowledge from a record ------------------------------------------------------------------
+
+
+def check_world(c: Constraints, w: World) -> None:
+    held = as_tuple(w)
+    for loc in range(LOCATIONS):
+        assert held[loc] & c.known[loc] == c.known[loc]
+        assert not held[loc] & c.forbidden[loc]
+        assert count(held[loc]) == c.sizes[loc]
+    union = 0
+    for h in held:
+        assert not union & h
+        union |= h
+    assert union | c.gone == FULL_DECK and not union & c.gone
+
+
+@pytest.mark.parametrize("played", [0, 9, 26, 47, 70])
+def test_record_knowledge_holds_for_the_true_deal_and_every_world(played: int) -> None:
+    obj = load_json("game.json")
+    obj["played"] = obj["played"][:played]
+    record = DealRecord.from_json(obj)
+    state = record.state()
+    truth = World(hands=tuple(state.hands), aside=mask_of(record.discard or record.dog))
+    for seat in range(4):
+        c = record_constraints(record, seat)
+        check_world(c, truth)
+        sampler = Sampler(c)
+        for i in range(30):
+            check_world(c, sampler.sample(world_rng(played, i)))
+
+
+def test_play_reveals_voids_and_missing_trumps() -> None:
+    game = load_json("game.json")
+    record = DealRecord.from_json(game)
+    state = record.opening_state()
+    seen: Counter = Counter()
+    for n, card in enumerate(record.played):
+        player, trick = state.to_play, list(state.trick)
+        state.play(card)
+        led = rules.led_suit(trick)
+        if led is None or card == EXCUSE:
+            continue
+        obj = dict(game, played=game["played"][:n + 1])
+        forbidden = record_constraints(DealRecord.from_json(obj), (player + 1) % 4).forbidden[player]
+        if led != TRUMPS and suit_of(card) != led:
+            assert forbidden & suit_mask(led) == suit_mask(led)
+            seen["void"] += 1
+        if suit_of(card) != TRUMPS and suit_of(card) != led:
+            assert forbidden & TRUMPS_MASK == TRUMPS_MASK
+            seen["no trump"] += 1
+        top = rules.highest_trump(trick)
+        if suit_of(card) == TRUMPS and card < top:
+            above = mask_of(range(top + 1, EXCUSE))
+            assert forbidden & above == above
+            seen["under-trump"] += 1
+    assert seen["void"] and seen["no trump"]
+
+
+def trumpy_deal() -> Dict[str, object]:
+    """A garde whose taker (seat 0) must put three trumps in the discard and shows a poignée."""
+    taker = parse_cards("T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 T14 T15 T16 KS KH KD")
+    dog = parse_cards("1S 2S 3S T17 T18 T19")
+    rest = [c for c in range(78) if c not in taker + dog]  # 50 plain cards, T1 T20 T21 EX
+    return {
+        "hands": [taker, rest[:18], rest[18:36], rest[36:54]],
+        "dog": dog, "dealer": 3, "taker": 0, "contract": "garde",
+        "discard": parse_cards("1S 2S 3S T2 T3 T4"),
+        "poignees": [{"seat": 0, "trumps": parse_cards("T5 T6 T7 T8 T9 T10 T11 T12 T13 T14")}],
+    }
+
+
+def test_discard_and_poignee_knowledge_of_a_defender() -> None:
+    obj = trumpy_deal()
+    record = DealRecord.from_json(obj)
+    c = record_constraints(record, 2)
+    discard = mask_of(record.discard)
+    assert c.known[ASIDE] == discard & TRUMPS_MASK  # trumps in the discard are shown
+    assert c.known[0] & mask_of(parse_cards("T5 T14")) == mask_of(parse_cards("T5 T14"))  # the poignée
+    sampler = Sampler(c)
+    for i in range(20):
+        w = sampler.sample(world_rng(1, i))
+        check_world(c, w)
+        # the taker had no other discardable plain card: the dog's 1S 2S 3S must be in the discard
+        assert w.aside == discard
+    # the taker himself knows the discard
+    assert record_constraints(record, 0).known[ASIDE] == discard
+
+
+def test_excuse_in_a_poignee_means_no_other_trump() -> None:
+    plain = list(range(56))
+    trumps = list(range(56, 77))
+    hands = [plain[:18], plain[18:36], plain[36:45] + trumps[12:21], trumps[:9] + plain[45:53] + [EXCUSE]]
+    obj = {"hands": hands, "dog": plain[53:56] + trumps[9:12], "dealer": 3, "taker": 0,
+           "contract": "garde_sans", "poignees": [{"seat": 3, "trumps": trumps[:9] + [EXCUSE]}]}
+    c = record_constraints(DealRecord.from_json(obj), 1)
+    assert c.forbidden[3] & TRUMPS_MASK == TRUMPS_MASK & ~mask_of(trumps[:9])
+    assert c.known[3] == mask_of(trumps[:9] + [EXCUSE])
+    sampler = Sampler(c)
+    for i in range(20):
+        check_world(c, sampler.sample(world_rng(2, i)))
+
+
+def test_contradictory_knowledge_is_an_error() -> None:
+    c = hand_constraints(0, mask_of(range(18)))
+    impossible = Constraints(sizes=c.sizes, known=c.known, forbidden=(0, TRUMPS_MASK, TRUMPS_MASK, TRUMPS_MASK,
+                                                                      TRUMPS_MASK))
+    with pytest.raises(ConstraintError, match="'T1' fits in no hand"):
+        Sampler(impossible)
+
+
+def test_forced_petit_sec_is_an_error_not_a_hang() -> None:
+    plain = list(range(56))
+    known = (mask_of(plain[:18]), mask_of(plain[18:35] + [56]), mask_of(plain[35:53]),
+             mask_of(range(57, 75)), mask_of(plain[53:56] + [75, 76]))
+    c = Constraints(sizes=(18, 18, 18, 18, 6), known=known, forbidden=(0, 1 << EXCUSE, 0, 0, 0))
+    with pytest.raises(ConstraintError, match="seat 1 with the Petit sec"):
+        Sampler(c).sample(world_rng(0, 0))
