@@ -327,7 +327,7 @@ cdef inline int legal_mask(Pos* p, int seat, int* suit_out) noexcept nogil:
     return 0
 
 
-cdef inline int can_beat(Pos* p, int seat, int best_card, int suit_led) noexcept nogil:
+cdef inline int can_beat(Pos* p, int seat, int best_card) noexcept nogil:
     """Conservative: may ``seat`` (still to play) beat ``best_card``?"""
     cdef uint32_t t = p.hand[seat][TRUMP]
     if best_card >= 56:
@@ -403,7 +403,7 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move) noexcept nog
                 decided = 1
                 for i in range(p.ntrick + 1, p.np):
                     seat_q = (p.leader + i) % p.np
-                    if p.camp[seat_q] != q and can_beat(p, seat_q, j, lsuit):
+                    if p.camp[seat_q] != q and can_beat(p, seat_q, j):
                         decided = 0
                         break
             # one representative per value in the run (value choice if decided)
@@ -501,24 +501,51 @@ cdef int all_legal(Pos* p, int* out) noexcept nogil:
 # ---------------------------------------------------------------------------
 # bounds
 
-cdef inline void remaining(Pos* p, int* rem, int* noud) noexcept nogil:
-    """Half-points and oudlers still in the hands and the current trick."""
-    cdef int s, q
-    cdef uint32_t m, t
-    rem[0] = 0
-    noud[0] = 0
+cdef struct ValueCounts:
+    int n[5]        # cards worth 9, 7, 5, 3 and 1 half-points (the Excuse aside)
+
+
+cdef inline void value_counts(Pos* p, int q, ValueCounts* vc) noexcept nogil:
+    cdef int s, total = 0
+    cdef uint32_t h, t = p.hand[q][TRUMP]
+    vc.n[0] = (t & 1) + ((t >> 20) & 1)
+    vc.n[1] = 0
+    vc.n[2] = 0
+    vc.n[3] = 0
+    total = tc_popcount(t)
+    for s in range(4):
+        h = p.hand[q][s]
+        total += tc_popcount(h)
+        vc.n[0] += (h >> 13) & 1
+        vc.n[1] += (h >> 12) & 1
+        vc.n[2] += (h >> 11) & 1
+        vc.n[3] += (h >> 10) & 1
+    vc.n[4] = total - vc.n[0] - vc.n[1] - vc.n[2] - vc.n[3]
+
+
+cdef inline int top_values(ValueCounts* vc, int w) noexcept nogil:
+    """Half-points of the ``w`` most valuable cards counted in ``vc``."""
+    cdef int i, k, total = 0
+    for i in range(5):
+        if w <= 0:
+            break
+        k = vc.n[i] if vc.n[i] < w else w
+        total += k * (9 - 2 * i)
+        w -= k
+    return total
+
+
+cdef inline void remaining(Pos* p, ValueCounts* vc, int* rem, int* noud) noexcept nogil:
+    """Half-points and oudlers still in the hands and the current trick;
+    ``vc[q]`` gets the value counts of each seat's hand."""
+    cdef int q, i
+    rem[0] = 9 if p.excuse_owner >= 0 else 0
+    noud[0] = 1 if p.excuse_owner >= 0 else 0
     for q in range(p.np):
-        for s in range(4):
-            m = p.hand[q][s]
-            # every card 1, plus 2/4/6/8 more for jack, knight, queen, king
-            rem[0] += tc_popcount(m) + 2 * ((m >> 10) & 1) + 4 * ((m >> 11) & 1) \
-                + 6 * ((m >> 12) & 1) + 8 * ((m >> 13) & 1)
-        t = p.hand[q][TRUMP]
-        rem[0] += tc_popcount(t) + 8 * ((t & 1) + ((t >> 20) & 1))
-        noud[0] += (t & 1) + ((t >> 20) & 1)
-    if p.excuse_owner >= 0:
-        rem[0] += 9
-        noud[0] += 1
+        value_counts(p, q, &vc[q])
+        for i in range(5):
+            rem[0] += vc[q].n[i] * (9 - 2 * i)
+        noud[0] += (p.hand[q][TRUMP] & 1) + ((p.hand[q][TRUMP] >> 20) & 1)
     for q in range(p.ntrick):
         rem[0] += card_value(p.trick[q])
         if is_oudler_card(p.trick[q]):
@@ -528,7 +555,8 @@ cdef inline void remaining(Pos* p, int* rem, int* noud) noexcept nogil:
 cdef inline void static_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     """Bounds on the final value: the taker keeps what he has, at most wins all the rest."""
     cdef int rem, noud
-    remaining(p, &rem, &noud)
+    cdef ValueCounts vc[MAXP]
+    remaining(p, vc, &rem, &noud)
     lo[0] = p.taker_hp - p.tgt[p.fixed]
     hi[0] = p.taker_hp + rem - p.tgt[p.fixed + noud]
 
@@ -615,40 +643,6 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks) noexcept nogil:
     return pts
 
 
-cdef struct ValueCounts:
-    int n[5]        # cards worth 9, 7, 5, 3 and 1 half-points (the Excuse aside)
-
-
-cdef inline void value_counts(Pos* p, int q, ValueCounts* vc) noexcept nogil:
-    cdef int s, total = 0
-    cdef uint32_t h, t = p.hand[q][TRUMP]
-    vc.n[0] = (t & 1) + ((t >> 20) & 1)
-    vc.n[1] = 0
-    vc.n[2] = 0
-    vc.n[3] = 0
-    total = tc_popcount(t)
-    for s in range(4):
-        h = p.hand[q][s]
-        total += tc_popcount(h)
-        vc.n[0] += (h >> 13) & 1
-        vc.n[1] += (h >> 12) & 1
-        vc.n[2] += (h >> 11) & 1
-        vc.n[3] += (h >> 10) & 1
-    vc.n[4] = total - vc.n[0] - vc.n[1] - vc.n[2] - vc.n[3]
-
-
-cdef inline int top_values(ValueCounts* vc, int w) noexcept nogil:
-    """Half-points of the ``w`` most valuable cards counted in ``vc``."""
-    cdef int i, k, total = 0
-    for i in range(5):
-        if w <= 0:
-            break
-        k = vc.n[i] if vc.n[i] < w else w
-        total += k * (9 - 2 * i)
-        w -= k
-    return total
-
-
 cdef inline void sure_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     """Bounds on the final value at a trick start, from what each camp is sure of.
 
@@ -662,16 +656,9 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, c, q, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
-    cdef int ex_ok, nsure, w, other_ub, i
+    cdef int ex_ok, nsure, w, other_ub
     cdef ValueCounts vc[MAXP]
-    # points and oudlers left (a trick start: nothing on the table)
-    rem = 9 if p.excuse_owner >= 0 else 0
-    noud = 1 if p.excuse_owner >= 0 else 0
-    for q in range(p.np):
-        value_counts(p, q, &vc[q])
-        for i in range(5):
-            rem += vc[q].n[i] * (9 - 2 * i)
-        noud += (p.hand[q][TRUMP] & 1) + ((p.hand[q][TRUMP] >> 20) & 1)
+    remaining(p, vc, &rem, &noud)
     ncash = cash_plain(p, p.leader, &cpts)
     for c in range(2):
         sure = camp_sure(p, c, &s_oud, &nsure)
@@ -1045,8 +1032,8 @@ cdef class Core:
             raise ValueError(f"inconsistent hand sizes {counts}")
         p.tricks_left = counts[0]
         p.ply = 0
-        if p.tricks_left * 4 + 4 > MAXPLY * 4:
-            raise ValueError("too many tricks")
+        if p.tricks_left * np >= MAXPLY:
+            raise ValueError("too many tricks for the undo stack")
 
     @property
     def to_play(self):
@@ -1073,13 +1060,6 @@ cdef class Core:
         cdef int out[MAXMOVES]
         cdef int n = all_legal(&self.S.p, out)
         return [out[i] for i in range(n)]
-
-    def candidate_moves(self):
-        """The merged, ordered candidates the search tries (for tests)."""
-        cdef int moves[MAXMOVES]
-        cdef int scores[MAXMOVES]
-        cdef int n = gen_moves(&self.S, moves, scores, -1)
-        return [moves[i] for i in range(n)]
 
     def play(self, int card):
         """Play a legal card (raises ValueError otherwise)."""
