@@ -57,6 +57,11 @@ class SearchStats:
         return self.tt_hits / self.tt_probes if self.tt_probes else 0.0
 
 
+def _decided(lo: int, hi: int) -> Optional[bool]:
+    """Made, failed, or None when the proven bounds straddle the target."""
+    return True if lo >= 0 else (False if hi < 0 else None)
+
+
 class _Budget:
     """Node and time limits shared by the probes of one request."""
 
@@ -120,10 +125,13 @@ class Solver:
         """Fail-soft null-window test of "value >= beta" from the core's position."""
         return self._core.probe(beta - 1, beta, budget.node_limit, budget.deadline)
 
-    def _exact(self, budget: _Budget, first: int = 0) -> Tuple[int, int]:
-        """Proven (low, high) bounds on the value; equal when the search completed."""
+    def _exact(self, budget: _Budget) -> Tuple[int, int]:
+        """Proven (low, high) bounds on the value; equal when the search completed.
+
+        The first probe is at 0 (make/fail), then bisection of the proven interval.
+        """
         lo, hi = self._core.static_bounds()
-        beta = min(max(first, lo + 1), hi)
+        beta = min(max(0, lo + 1), hi)
         while lo < hi:
             v, ok = self._probe(beta, budget)
             if not ok:
@@ -135,7 +143,9 @@ class Solver:
             beta = lo + (hi - lo + 1) // 2
         return lo, hi
 
-    def _principal_variation(self, value: int, budget: _Budget) -> List[int]:
+    def _principal_variation(self, value: int, budget: _Budget) -> Tuple[List[int], int, int]:
+        """A line reaching ``value``, with the taker's half-points and oudlers at its end
+        (an empty line when a limit stops it)."""
         core = self._core
         line: List[int] = []
         while core.value_if_over() is None:
@@ -160,12 +170,13 @@ class Solver:
                 if not ok:
                     for _ in line:
                         core.undo()
-                    return []
+                    return [], 0, 0
             else:  # pragma: no cover - a value proven exact always has a line
                 raise AssertionError("no move reaches the proven value")
+        taker_hp, oudlers = core.taker_hp, core.fixed_oudlers
         for _ in line:
             core.undo()
-        return line
+        return line, taker_hp, oudlers
 
     def _taker_to_play(self) -> bool:
         return bool(self._camps[self._core.to_play])
@@ -179,19 +190,17 @@ class Solver:
         self._load(state)
         budget = _Budget(self._core, time_limit, node_limit)
         lo, hi = self._core.static_bounds()
-        if lo >= 0 or hi < 0:
-            ok, made = True, lo >= 0
-        else:
+        ok = True
+        if _decided(lo, hi) is None:
             v, ok = self._probe(0, budget)
-            made = v >= 0
             if ok:
-                lo, hi = (max(lo, v), hi) if made else (lo, min(hi, v))
+                lo, hi = (max(lo, v), hi) if v >= 0 else (lo, min(hi, v))
         self.last_stats = self._stats()
         return SolveResult(
             margin=None,
             margin_bounds=(lo / 2, hi / 2),
             complete=ok,
-            made=made if ok else None,
+            made=_decided(lo, hi) if ok else None,
             nodes=self._core.nodes,
             seconds=time.perf_counter() - start,
         )
@@ -213,14 +222,9 @@ class Solver:
         line: List[int] = []
         taker_points = oudlers = None
         if complete and pv:
-            line = self._principal_variation(lo, budget)
+            line, end_hp, end_oudlers = self._principal_variation(lo, budget)
             if line:
-                for card in line:
-                    self._core.play(card)
-                taker_points = self._core.taker_hp / 2
-                oudlers = self._core.fixed_oudlers
-                for _ in line:
-                    self._core.undo()
+                taker_points, oudlers = end_hp / 2, end_oudlers
         cards = None
         if all_cards:
             cards = {}
@@ -232,7 +236,7 @@ class Solver:
                     margin=clo / 2 if clo == chi else None,
                     margin_bounds=(clo / 2, chi / 2),
                     complete=clo == chi,
-                    made=True if clo >= 0 else (False if chi < 0 else None),
+                    made=_decided(clo, chi),
                 )
             complete = complete and all(r.complete for r in cards.values())
         self.last_stats = self._stats()
@@ -240,7 +244,7 @@ class Solver:
             margin=lo / 2 if lo == hi else None,
             margin_bounds=(lo / 2, hi / 2),
             complete=complete,
-            made=True if lo >= 0 else (False if hi < 0 else None),
+            made=_decided(lo, hi),
             taker_points=taker_points,
             oudlers=oudlers,
             pv=line,
