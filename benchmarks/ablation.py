@@ -21,6 +21,7 @@ CONFIGS: Dict[str, Dict[str, bool]] = {
     "no table": {"table": False},
     "no sure-point bounds": {"bounds": False},
     "no merging / value choice": {"merge": False},
+    "no partition search (whole-key table)": {"partition": False},
 }
 
 

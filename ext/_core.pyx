@@ -69,9 +69,10 @@ DEF TRUMP = 4
 DEF EXCUSE = 77
 DEF MAXPLY = 128
 DEF MAXMOVES = 32
-DEF WAYS = 4
+DEF WAYS = 16
 DEF INF = 10000
 DEF NO_EXCUSE = 7
+DEF NO_REL = 10         # relevance threshold when only the honours (bits 10-13) count
 
 cdef int SUIT_LEN[5]
 SUIT_LEN[:] = [14, 14, 14, 14, 21]
@@ -109,7 +110,8 @@ cdef inline bint is_oudler_card(int card) noexcept nogil:
 
 
 cdef struct Entry:
-    uint64_t k[5]
+    uint64_t k[6]
+    uint64_t mask       # fine-key bits (owners of plain cards) the result depends on
     int16_t lo
     int16_t hi
     uint8_t move        # suit * 32 + relative index, 255 none
@@ -128,6 +130,7 @@ cdef struct Undo:
     int old_won0
     int old_won1
     int old_excuse_owner
+    int win_card        # the card that won the trick completed by this play
     int trick_cards[MAXP]
 
 
@@ -164,6 +167,7 @@ cdef struct Search:
     int use_table
     int use_bounds
     int use_merge
+    int use_partition
 
 
 # ---------------------------------------------------------------------------
@@ -212,6 +216,7 @@ cdef inline void finish_trick(Pos* p, Undo* u) noexcept nogil:
     else:
         wi = trick_best(p)
     winner = (p.leader + wi) % p.np
+    u.win_card = p.trick[wi]
     wc = p.camp[winner]
     for i in range(p.np):
         c = p.trick[i]
@@ -337,17 +342,26 @@ cdef inline int can_beat(Pos* p, int seat, int best_card) noexcept nogil:
     return (p.hand[seat][best_card // 14] >> (best_card % 14 + 1)) != 0
 
 
-cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move) noexcept nogil:
-    """Candidate cards for the player on turn, merged and ordered best first."""
+cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, int* runhi,
+                   int* vrel) noexcept nogil:
+    """Candidate cards for the player on turn, merged and ordered best first.
+
+    For partition search: ``runlo``/``runhi`` get the lowest and highest rank
+    bit of the run each plain-suit move stands for (-1 for trumps and the
+    Excuse), and ``vrel[s]`` the rank bit of the card whose beating decided a
+    value choice among cards of different values in suit ``s`` (NO_REL if none).
+    """
     cdef Pos* p = &S.p
     cdef int seat = (p.leader + p.ntrick) % p.np
     cdef int mycamp = p.camp[seat]
     cdef int lsuit, s, s0, s1, n = 0, i, j, bit, prev, c, v, sc
     cdef int best_i = -1, best_card = -1, win_camp = -1, decided, q, seat_q
     cdef uint32_t m, others, alive, runbits, runbits2, rest
-    cdef int beats, run_start, vals_seen
+    cdef int beats, run_start, vals_seen, rhi
     cdef int trick_pts = 0
     cdef int lm = legal_mask(p, seat, &lsuit)
+    for s in range(4):
+        vrel[s] = NO_REL
     if p.ntrick > 0:
         best_i = trick_best(p)
         if best_i >= 0:
@@ -381,6 +395,7 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move) noexcept nog
                 rest &= rest - 1
                 bit = j
             m &= ~runbits
+            rhi = bit
             # does a card of this run win the trick so far?
             c = card_of(s, run_start)
             if best_card < 0:
@@ -409,7 +424,11 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move) noexcept nog
             # one representative per value in the run (value choice if decided)
             vals_seen = 0
             if decided and S.use_merge:
-                # most valuable card to our own camp's trick, cheapest otherwise
+                # most valuable card to our own camp's trick, cheapest otherwise;
+                # the choice rests on the rank of the card beaten or kept below
+                if j < 56 and s < TRUMP and (runbits >> 10) and (runbits & (runbits - 1)):
+                    if j % 14 < vrel[j // 14]:
+                        vrel[j // 14] = j % 14
                 sc = -1
                 j = -1
                 runbits2 = runbits
@@ -421,6 +440,8 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move) noexcept nog
                         sc = v
                         j = bit
                 moves[n] = card_of(s, j)
+                runlo[n] = run_start if s < TRUMP else -1
+                runhi[n] = rhi
                 v = VAL[s][j]
                 if q == mycamp:
                     scores[n] = 2000 + v * 16 + trick_pts
@@ -438,6 +459,9 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move) noexcept nog
                     vals_seen |= 1 << v
                     c = card_of(s, bit)
                     moves[n] = c
+                    # the cards this one stands for: the run's cards of its value
+                    runlo[n] = run_start if s < TRUMP and bit < 10 else -1
+                    runhi[n] = rhi if rhi < 10 else 9
                     if p.ntrick == 0:
                         # leads: masters of the side on lead first, else low cards
                         if not (others >> bit):
@@ -458,6 +482,8 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move) noexcept nog
     if p.excuse_owner == seat:
         moves[n] = EXCUSE
         scores[n] = 300
+        runlo[n] = -1
+        runhi[n] = -1
         n += 1
     # table move first, then by score (insertion sort, n is small)
     for i in range(n):
@@ -466,13 +492,19 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move) noexcept nog
     for i in range(1, n):
         c = moves[i]
         sc = scores[i]
+        v = runlo[i]
+        rhi = runhi[i]
         j = i - 1
         while j >= 0 and scores[j] < sc:
             moves[j + 1] = moves[j]
             scores[j + 1] = scores[j]
+            runlo[j + 1] = runlo[j]
+            runhi[j + 1] = runhi[j]
             j -= 1
         moves[j + 1] = c
         scores[j + 1] = sc
+        runlo[j + 1] = v
+        runhi[j + 1] = rhi
     return n
 
 
@@ -561,7 +593,7 @@ cdef inline void static_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     hi[0] = p.taker_hp + rem - p.tgt[p.fixed + noud]
 
 
-cdef inline int cash_plain(Pos* p, int seat, int* pts) noexcept nogil:
+cdef inline int cash_plain(Pos* p, int seat, int* pts, int* rel) noexcept nogil:
     """Plain-suit tricks the player on lead surely wins by cashing masters now.
 
     A card above every other card of its suit wins its round as long as every
@@ -569,12 +601,15 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts) noexcept nogil:
     are capped by the shortest holding among those players.  Such a trick holds
     no trump, so it never overlaps the tricks of :func:`camp_sure`.  ``pts``
     gets the cashing card plus one half-point for each other card (every card
-    is worth at least that; an Excuse gives its winners one).
+    is worth at least that; an Excuse gives its winners one).  ``rel[s]`` gets
+    the lowest rank the count rests on in suit ``s`` (NO_REL if none): the
+    cards cashed and the other players' best card that stops the cash.
     """
     cdef int q, s, n = 0, rounds, bit, k
     cdef uint32_t other_s, mine
     pts[0] = 0
     for s in range(4):
+        rel[s] = NO_REL
         mine = p.hand[seat][s]
         if not mine:
             continue
@@ -590,7 +625,11 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts) noexcept nogil:
         while mine and rounds > 0:
             bit = tc_msb(mine)
             if other_s >> bit:
+                bit = tc_msb(other_s)
+                if bit < rel[s]:
+                    rel[s] = bit
                 break
+            rel[s] = bit
             mine &= ~(1u << bit)
             rounds -= 1
             n += 1
@@ -643,7 +682,7 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks) noexcept nogil:
     return pts
 
 
-cdef inline void sure_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
+cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
     """Bounds on the final value at a trick start, from what each camp is sure of.
 
     For each camp, a plan that needs no search: win its sure master trumps,
@@ -652,14 +691,14 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     at least what the plan brings, and the other camp, which wins at most the
     remaining tricks, gets at most the most valuable card of each player per
     such trick.  Low bound: the taker's camp's plan; high bound: the
-    defence's plan.
+    defence's plan.  ``rel`` gets the plain ranks the bounds rest on.
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, c, q, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
     cdef int ex_ok, nsure, w, other_ub
     cdef ValueCounts vc[MAXP]
     remaining(p, vc, &rem, &noud)
-    ncash = cash_plain(p, p.leader, &cpts)
+    ncash = cash_plain(p, p.leader, &cpts, rel)
     for c in range(2):
         sure = camp_sure(p, c, &s_oud, &nsure)
         if c == lead_camp:
@@ -694,10 +733,27 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
 # ---------------------------------------------------------------------------
 # transposition table
 
-cdef inline void make_key(Pos* p, uint64_t* k) noexcept nogil:
+# The key has a coarse part (the trumps and their owners, which plain cards and
+# how many of each suit are left, each hand's number of low plain cards per suit,
+# the leader and the flags) and a fine part: three bit planes giving the owner of
+# every plain card still in play, in relative rank order.  An entry also stores
+# the mask of fine bits its result depends on (partition search, as in DDS):
+# the honours always, and the low plain cards from the lowest rank that won a
+# trick, settled a cash or a value choice in the subtree.  A position matches
+# an entry when the coarse parts are equal and the owners agree under the mask:
+# low cards below the mask can then be swapped between hands (each hand keeping
+# its count per suit) without changing the value.
+
+cdef struct Key:
+    uint64_t k[6]       # k[0..2] fine owner planes, k[3..5] coarse
+    uint64_t hmask      # fine bits of the honours
+    int off[5]          # where each plain suit starts in the fine planes
+
+
+cdef inline void make_key(Pos* p, Key* key) noexcept nogil:
     cdef int s, q, off = 0, cnt
     cdef uint64_t alive, pl0 = 0, pl1 = 0, pl2 = 0, shape = 0, lo0 = 0, lo1 = 0, lo2 = 0
-    cdef uint64_t a, b0, b1, b2, h
+    cdef uint64_t a, b0, b1, b2, h, hm = 0, cntk = 0
     for s in range(NSUITS):
         a = 0
         b0 = 0
@@ -714,9 +770,13 @@ cdef inline void make_key(Pos* p, uint64_t* k) noexcept nogil:
                 b2 |= h
         cnt = tc_popcount(a)
         if s < TRUMP:
+            key.off[s] = off
             lo0 |= tc_pext(b0, a) << off
             lo1 |= tc_pext(b1, a) << off
             lo2 |= tc_pext(b2, a) << off
+            hm |= ((1ULL << tc_popcount(a >> 10)) - 1) << (off + tc_popcount(a & 0x3FF))
+            for q in range(p.np - 1):
+                cntk |= (<uint64_t>tc_popcount(p.hand[q][s] & 0x3FF)) << (16 * s + 4 * q)
             off += cnt
             shape |= (((a >> 10) & 15) | (<uint64_t>tc_popcount(a & 0x3FF) << 4)) << (8 * s)
         else:
@@ -724,51 +784,113 @@ cdef inline void make_key(Pos* p, uint64_t* k) noexcept nogil:
             pl1 = tc_pext(b1, a)
             pl2 = tc_pext(b2, a)
             shape |= ((a & 1) | (((a >> 20) & 1) << 1) | (<uint64_t>tc_popcount(a & 0xFFFFE) << 2)) << 32
-    k[0] = lo0
-    k[1] = lo1
-    k[2] = lo2
-    k[3] = pl0 | (pl1 << 21) | (pl2 << 42)
+    key.off[4] = off
+    key.hmask = hm
+    key.k[0] = lo0
+    key.k[1] = lo1
+    key.k[2] = lo2
+    key.k[3] = pl0 | (pl1 << 21) | (pl2 << 42)
     cdef uint64_t extra = p.leader | ((p.excuse_owner if p.excuse_owner >= 0 else NO_EXCUSE) << 3)
     extra |= <uint64_t>p.fixed << 6
     if p.excuse_owner >= 0:
         extra |= <uint64_t>(p.won[0] | (p.won[1] << 1)) << 8
     extra |= <uint64_t>p.camp_mask << 10
     extra |= <uint64_t>p.np << 15
-    k[4] = shape | (extra << 39)
+    key.k[4] = shape | (extra << 39)
+    key.k[5] = cntk
 
 
-cdef inline uint64_t key_hash(uint64_t* k) noexcept nogil:
-    cdef uint64_t h = k[0] * 0x9E3779B97F4A7C15ULL
-    h ^= (k[1] + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
+cdef inline uint64_t rel_mask(Pos* p, Key* key, int* rel) noexcept nogil:
+    """Fine-key mask of the plain cards at or above each suit's relevance rank."""
+    cdef int s
+    cdef uint64_t m = 0
+    cdef uint32_t a
+    for s in range(4):
+        a = p.alive[s]
+        m |= tc_pext(a & ~((1u << rel[s]) - 1), a) << key.off[s]
+    return m
+
+
+cdef inline void mask_rel(Pos* p, Key* key, uint64_t mask, int* rel) noexcept nogil:
+    """Inverse of :func:`rel_mask` in the current position."""
+    cdef int s, t
+    cdef uint64_t seg
+    for s in range(4):
+        seg = (mask >> key.off[s]) & ((1ULL << (key.off[s + 1] - key.off[s])) - 1)
+        t = NO_REL
+        if seg:
+            t = tc_ctz(tc_pdep(seg & (~seg + 1), p.alive[s]))
+            if t > NO_REL:
+                t = NO_REL
+        rel[s] = t
+
+
+cdef inline uint64_t key_hash(Key* key, uint64_t hm) noexcept nogil:
+    """Hash of the coarse key and the owners of the fine bits in ``hm``."""
+    cdef uint64_t* k = key.k
+    cdef uint64_t h = (k[0] & hm) * 0x9E3779B97F4A7C15ULL
+    h ^= ((k[1] & hm) + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
     h ^= h >> 29
-    h ^= (k[2] ^ k[3]) * 0x165667B19E3779F9ULL
+    h ^= ((k[2] & hm) ^ k[3]) * 0x165667B19E3779F9ULL
     h ^= (k[4] + (h >> 31)) * 0xD6E8FEB86659FD93ULL
     h ^= h >> 32
+    h ^= (k[5] + (h >> 17)) * 0x9E3779B97F4A7C15ULL
+    h ^= h >> 29
     return h
 
 
-cdef inline uint64_t bucket_index(Search* S, uint64_t* k) noexcept nogil:
-    """Map the hash onto [0, nbuckets) with a multiply (any bucket count)."""
-    return ((key_hash(k) >> 32) * S.nbuckets) >> 32
+cdef inline Entry* tt_bucket(Search* S, Key* key) noexcept nogil:
+    """The bucket of a key: that of its coarse part and honours under partition
+    search, of the whole key without (a multiply maps the hash onto any count)."""
+    cdef uint64_t h = key_hash(key, key.hmask if S.use_partition else ~0ULL)
+    return &S.table[(((h >> 32) * S.nbuckets) >> 32) * WAYS]
 
 
-cdef inline Entry* tt_find(Search* S, uint64_t* k) noexcept nogil:
-    cdef Entry* b = &S.table[bucket_index(S, k) * WAYS]
+cdef inline bint coarse_eq(Entry* e, Key* key) noexcept nogil:
+    return e.used and e.k[3] == key.k[3] and e.k[4] == key.k[4] and e.k[5] == key.k[5]
+
+
+cdef inline uint64_t fine_diff(Entry* e, Key* key) noexcept nogil:
+    return (e.k[0] ^ key.k[0]) | (e.k[1] ^ key.k[1]) | (e.k[2] ^ key.k[2])
+
+
+cdef inline Entry* tt_find(Search* S, Key* key, int* lo, int* hi, uint64_t* mask) noexcept nogil:
+    """Combine every entry that matches: the tightest bounds, the union of the
+    masks they rest on; returns the entry with the most work (for its move)."""
+    cdef Entry* b = tt_bucket(S, key)
+    cdef Entry* found = NULL
     cdef int i
+    lo[0] = -INF
+    hi[0] = INF
+    mask[0] = 0
     for i in range(WAYS):
-        if b[i].used and b[i].k[0] == k[0] and b[i].k[1] == k[1] and b[i].k[2] == k[2] \
-                and b[i].k[3] == k[3] and b[i].k[4] == k[4]:
-            return &b[i]
-    return NULL
+        if coarse_eq(&b[i], key) and (fine_diff(&b[i], key) & b[i].mask) == 0:
+            if b[i].lo > lo[0] or b[i].hi < hi[0]:
+                mask[0] |= b[i].mask
+                if b[i].lo > lo[0]:
+                    lo[0] = b[i].lo
+                if b[i].hi < hi[0]:
+                    hi[0] = b[i].hi
+            if found == NULL or b[i].work > found.work:
+                found = &b[i]
+    return found
 
 
-cdef inline void tt_store(Search* S, uint64_t* k, int lo, int hi, int move, int work) noexcept nogil:
-    cdef Entry* b = &S.table[bucket_index(S, k) * WAYS]
+cdef inline void tt_store(Search* S, Key* key, uint64_t mask, int lo, int hi, int move,
+                          int work) noexcept nogil:
+    """Store a result valid for every position matching ``key`` under ``mask``.
+
+    An entry for the same class takes the tighter bounds; an entry that this
+    one makes redundant (it holds for fewer positions and says no more) is
+    overwritten, and a new result that says nothing new is dropped.
+    """
+    cdef Entry* b = tt_bucket(S, key)
     cdef Entry* e = NULL
     cdef int i, w = 1000
     for i in range(WAYS):
-        if b[i].used and b[i].k[0] == k[0] and b[i].k[1] == k[1] and b[i].k[2] == k[2] \
-                and b[i].k[3] == k[3] and b[i].k[4] == k[4]:
+        if not coarse_eq(&b[i], key) or (fine_diff(&b[i], key) & (b[i].mask & mask)) != 0:
+            continue
+        if b[i].mask == mask:
             e = &b[i]
             if lo > e.lo:
                 e.lo = lo
@@ -779,16 +901,23 @@ cdef inline void tt_store(Search* S, uint64_t* k, int lo, int hi, int move, int 
             if work > e.work:
                 e.work = work
             return
-    for i in range(WAYS):
-        if not b[i].used:
-            e = &b[i]
+        if (b[i].mask & mask) == b[i].mask and b[i].lo >= lo and b[i].hi <= hi:
+            return          # a more general entry already says as much
+        if (b[i].mask & mask) == mask and b[i].lo <= lo and b[i].hi >= hi:
+            e = &b[i]       # a more specific entry that says no more
             break
-        if b[i].work < w:
-            w = b[i].work
-            e = &b[i]
+    if e == NULL:
+        for i in range(WAYS):
+            if not b[i].used:
+                e = &b[i]
+                break
+            if b[i].work < w:
+                w = b[i].work
+                e = &b[i]
     S.tt_stores += 1
-    for i in range(5):
-        e.k[i] = k[i]
+    for i in range(6):
+        e.k[i] = key.k[i]
+    e.mask = mask
     e.lo = lo
     e.hi = hi
     e.move = move
@@ -834,15 +963,27 @@ cdef int terminal_value(Pos* p) noexcept nogil:
     return p.taker_hp - p.tgt[p.fixed]
 
 
-cdef int ab(Search* S, int alpha, int beta) noexcept nogil:
+cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
+    """Fail-soft alpha-beta.  ``rel[s]`` gets the lowest rank bit of plain suit
+    ``s`` the returned bound depends on (partition search): swapping lower
+    cards of that suit between hands, each keeping its count, keeps it valid."""
     cdef Pos* p = &S.p
     cdef int moves[MAXMOVES]
     cdef int scores[MAXMOVES]
-    cdef int n, i, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi
-    cdef int a0 = alpha, b0 = beta, seat
-    cdef uint64_t k[5]
+    cdef int runlo[MAXMOVES]
+    cdef int runhi[MAXMOVES]
+    cdef int crel[4]
+    cdef int vrel[4]
+    cdef int erel[4]
+    cdef int n, i, s, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi, changed
+    cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0
+    cdef Key key
     cdef Entry* e = NULL
+    cdef uint64_t emask
+    cdef Undo* u
     cdef int64_t nodes0
+    for s in range(4):
+        rel[s] = NO_REL
     S.nodes += 1
     if S.node_limit > 0 and S.nodes >= S.node_limit:
         S.aborted = 1
@@ -854,40 +995,43 @@ cdef int ab(Search* S, int alpha, int beta) noexcept nogil:
         if p.tricks_left == 0:
             return terminal_value(p)
         if S.use_bounds:
-            sure_bounds(p, &lo, &hi)
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
+            sure_bounds(p, &lo, &hi, crel)
+            if lo >= beta or hi <= alpha or lo == hi:
+                for s in range(4):
+                    rel[s] = crel[s]
+                return lo if lo >= beta or lo == hi else hi
         if S.use_table:
-            make_key(p, k)
+            make_key(p, &key)
             S.tt_probes += 1
-            e = tt_find(S, k)
+            e = tt_find(S, &key, &lo, &hi, &emask)
             if e != NULL:
                 S.tt_hits += 1
-                lo = e.lo + p.taker_hp
-                hi = e.hi + p.taker_hp
-                if lo >= beta:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                if lo == hi:
-                    return lo
+                lo += p.taker_hp
+                hi += p.taker_hp
+                if lo >= beta or hi <= alpha or lo == hi:
+                    mask_rel(p, &key, emask, rel)
+                    return lo if lo >= beta or lo == hi else hi
                 if lo > alpha:
                     alpha = lo
+                    narrowed = 1
                 if hi < beta:
                     beta = hi
+                    narrowed = 1
+                if narrowed:
+                    mask_rel(p, &key, emask, erel)
                 tt_move = abs_move(p, e.move)
     nodes0 = S.nodes
     seat = (p.leader + p.ntrick) % p.np
     maximize = p.camp[seat]
-    n = gen_moves(S, moves, scores, tt_move)
+    n = gen_moves(S, moves, scores, tt_move, runlo, runhi, vrel)
     best = -INF if maximize else INF
     for i in range(n):
         make(p, moves[i])
-        v = ab(S, alpha, beta)
+        v = ab(S, alpha, beta, crel)
+        u = &p.undo[p.ply - 1]
+        if u.completed and u.win_card < 56 and u.win_card % 14 < crel[u.win_card // 14]:
+            # the trick went to the highest card of its suit: that rank counts
+            crel[u.win_card // 14] = u.win_card % 14
         unmake(p)
         if S.aborted:
             return 0
@@ -897,16 +1041,41 @@ cdef int ab(Search* S, int alpha, int beta) noexcept nogil:
                 bestmove = moves[i]
                 if v > alpha:
                     alpha = v
-                    if v >= beta:
-                        break
+                    cut = v >= beta
         else:
             if v < best:
                 best = v
                 bestmove = moves[i]
                 if v < beta:
                     beta = v
-                    if v <= alpha:
-                        break
+                    cut = v <= alpha
+        if cut:
+            # the bound rests on this card alone
+            for s in range(4):
+                rel[s] = crel[s]
+            break
+        for s in range(4):
+            if crel[s] < rel[s]:
+                rel[s] = crel[s]
+    if not cut:
+        # every card was refuted: the cards merged into the ones searched and
+        # the value choices count too, so no run may straddle a suit's rank
+        for s in range(4):
+            if vrel[s] < rel[s]:
+                rel[s] = vrel[s]
+        changed = 1
+        while changed:
+            changed = 0
+            for i in range(n):
+                if runlo[i] >= 0:
+                    s = moves[i] // 14
+                    if runlo[i] < rel[s] <= runhi[i]:
+                        rel[s] = runlo[i]
+                        changed = 1
+    if narrowed:
+        for s in range(4):
+            if erel[s] < rel[s]:
+                rel[s] = erel[s]
     if p.ntrick == 0 and S.use_table:
         if best <= a0:
             lo = -INF
@@ -922,7 +1091,8 @@ cdef int ab(Search* S, int alpha, int beta) noexcept nogil:
         while v > 1:
             v >>= 1
             i += 1
-        tt_store(S, k, lo, hi, rel_move(p, bestmove) if bestmove >= 0 else 255, i)
+        tt_store(S, &key, rel_mask(p, &key, rel) if S.use_partition else (1ULL << key.off[4]) - 1,
+                 lo, hi, rel_move(p, bestmove) if bestmove >= 0 else 255, i)
     return best
 
 
@@ -952,6 +1122,7 @@ cdef class Core:
         self.S.use_table = 1
         self.S.use_bounds = 1
         self.S.use_merge = 1
+        self.S.use_partition = 1
 
     def __dealloc__(self):
         free(self.S.table)
@@ -964,8 +1135,10 @@ cdef class Core:
     def clear_table(self):
         memset(self.S.table, 0, self.S.nbuckets * WAYS * sizeof(Entry))
 
-    def set_options(self, table=None, bounds=None, merge=None):
+    def set_options(self, table=None, bounds=None, merge=None, partition=None):
         """Switch techniques off for tests and ablations (all on by default)."""
+        if partition is not None:
+            self.S.use_partition = 1 if partition else 0
         if table is not None:
             self.S.use_table = 1 if table else 0
         if bounds is not None:
@@ -1093,6 +1266,7 @@ cdef class Core:
         value (CLOCK_MONOTONIC), 0 for none.
         """
         cdef int v
+        cdef int rel[4]
         cdef int ply0 = self.S.p.ply
         self.S.aborted = 0
         self.S.node_limit = node_limit
@@ -1100,7 +1274,7 @@ cdef class Core:
         if self.S.p.tricks_left == 0:
             return terminal_value(&self.S.p), True
         with nogil:
-            v = ab(&self.S, alpha, beta)
+            v = ab(&self.S, alpha, beta, rel)
         if self.S.aborted:
             while self.S.p.ply > ply0:
                 unmake(&self.S.p)
@@ -1135,12 +1309,14 @@ cdef class Core:
 
     def table_move(self):
         """The table's best card for the current position (trick start), or None."""
-        cdef uint64_t k[5]
+        cdef Key key
         cdef Entry* e
+        cdef int lo, hi
+        cdef uint64_t mask
         if self.S.p.ntrick != 0:
             return None
-        make_key(&self.S.p, k)
-        e = tt_find(&self.S, k)
+        make_key(&self.S.p, &key)
+        e = tt_find(&self.S, &key, &lo, &hi, &mask)
         if e == NULL:
             return None
         c = abs_move(&self.S.p, e.move)

@@ -92,9 +92,9 @@ class Solver:
         self._core.clear_table()
 
     def set_options(self, *, table: Optional[bool] = None, bounds: Optional[bool] = None,
-                    merge: Optional[bool] = None) -> None:
+                    merge: Optional[bool] = None, partition: Optional[bool] = None) -> None:
         """Turn techniques off for ablations and invariance tests."""
-        self._core.set_options(table=table, bounds=bounds, merge=merge)
+        self._core.set_options(table=table, bounds=bounds, merge=merge, partition=partition)
 
     # Loading ------------------------------------------------------------------
 

@@ -110,6 +110,17 @@ def test_invariants_suits_seats_and_options(solver: Solver) -> None:
             assert plain.solve(st, pv=False).margin == v
 
 
+def test_partition_search_changes_no_value() -> None:
+    # entries shared by positions that differ in low cards, deeper than the
+    # reference reaches: compare with the table keyed on every card's owner
+    rng = random.Random(17)
+    shared, whole = Solver(16), Solver(16)
+    whole.set_options(partition=False)
+    for _ in range(300):
+        st = random_position(rng, rng.choice([5, 6, 7, 8, 9]))
+        assert shared.solve(st, pv=False).margin == whole.solve(st, pv=False).margin
+
+
 def test_card_values_and_principal_variation(solver: Solver) -> None:
     for st in endgames(5, 120):
         r = solver.solve(st, all_cards=True)
