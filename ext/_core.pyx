@@ -24,7 +24,7 @@ search below is fail-soft alpha-beta over single card plays with:
   of fail-soft probes sharing the table.
 """
 
-from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t, int64_t
+from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t, int64_t, uintptr_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
@@ -115,9 +115,14 @@ cdef struct Entry:
     int16_t lo
     int16_t hi
     uint8_t move        # suit * 32 + relative index, 255 none
-    uint8_t work        # log2 of the nodes spent, for replacement
-    uint8_t used
-    uint8_t pad
+    uint8_t pad[3]
+
+
+cdef struct Bucket:
+    # one cache line scanned first: per entry a 24-bit tag of its bucket hash
+    # (0: empty) and the log2 of the nodes it cost (for replacement)
+    uint32_t meta[WAYS]
+    Entry e[WAYS]
 
 
 cdef struct Undo:
@@ -155,7 +160,7 @@ cdef struct Pos:
 
 cdef struct Search:
     Pos p
-    Entry* table
+    Bucket* table
     uint64_t nbuckets
     int64_t nodes
     int64_t node_limit
@@ -839,15 +844,17 @@ cdef inline uint64_t key_hash(Key* key, uint64_t hm) noexcept nogil:
     return h
 
 
-cdef inline Entry* tt_bucket(Search* S, Key* key) noexcept nogil:
+cdef inline Bucket* tt_bucket(Search* S, Key* key, uint32_t* tag) noexcept nogil:
     """The bucket of a key: that of its coarse part and honours under partition
-    search, of the whole key without (a multiply maps the hash onto any count)."""
+    search, of the whole key without (a multiply maps the hash onto any count);
+    ``tag`` gets the other bits of the hash, never 0."""
     cdef uint64_t h = key_hash(key, key.hmask if S.use_partition else ~0ULL)
-    return &S.table[(((h >> 32) * S.nbuckets) >> 32) * WAYS]
+    tag[0] = ((<uint32_t>h & 0xFFFFFF) | 1) << 8
+    return &S.table[((h >> 32) * S.nbuckets) >> 32]
 
 
 cdef inline bint coarse_eq(Entry* e, Key* key) noexcept nogil:
-    return e.used and e.k[3] == key.k[3] and e.k[4] == key.k[4] and e.k[5] == key.k[5]
+    return e.k[3] == key.k[3] and e.k[4] == key.k[4] and e.k[5] == key.k[5]
 
 
 cdef inline uint64_t fine_diff(Entry* e, Key* key) noexcept nogil:
@@ -857,22 +864,28 @@ cdef inline uint64_t fine_diff(Entry* e, Key* key) noexcept nogil:
 cdef inline Entry* tt_find(Search* S, Key* key, int* lo, int* hi, uint64_t* mask) noexcept nogil:
     """Combine every entry that matches: the tightest bounds, the union of the
     masks they rest on; returns the entry with the most work (for its move)."""
-    cdef Entry* b = tt_bucket(S, key)
+    cdef uint32_t tag
+    cdef Bucket* b = tt_bucket(S, key, &tag)
+    cdef Entry* e
     cdef Entry* found = NULL
-    cdef int i
+    cdef int i, fw = -1
     lo[0] = -INF
     hi[0] = INF
     mask[0] = 0
     for i in range(WAYS):
-        if coarse_eq(&b[i], key) and (fine_diff(&b[i], key) & b[i].mask) == 0:
-            if b[i].lo > lo[0] or b[i].hi < hi[0]:
-                mask[0] |= b[i].mask
-                if b[i].lo > lo[0]:
-                    lo[0] = b[i].lo
-                if b[i].hi < hi[0]:
-                    hi[0] = b[i].hi
-            if found == NULL or b[i].work > found.work:
-                found = &b[i]
+        if (b.meta[i] & 0xFFFFFF00u) != tag:
+            continue
+        e = &b.e[i]
+        if coarse_eq(e, key) and (fine_diff(e, key) & e.mask) == 0:
+            if e.lo > lo[0] or e.hi < hi[0]:
+                mask[0] |= e.mask
+                if e.lo > lo[0]:
+                    lo[0] = e.lo
+                if e.hi < hi[0]:
+                    hi[0] = e.hi
+            if <int>(b.meta[i] & 0xFF) > fw:
+                fw = b.meta[i] & 0xFF
+                found = e
     return found
 
 
@@ -884,45 +897,48 @@ cdef inline void tt_store(Search* S, Key* key, uint64_t mask, int lo, int hi, in
     one makes redundant (it holds for fewer positions and says no more) is
     overwritten, and a new result that says nothing new is dropped.
     """
-    cdef Entry* b = tt_bucket(S, key)
-    cdef Entry* e = NULL
-    cdef int i, w = 1000
+    cdef uint32_t tag
+    cdef Bucket* b = tt_bucket(S, key, &tag)
+    cdef Entry* e
+    cdef int i, slot = -1, w = 1000
     for i in range(WAYS):
-        if not coarse_eq(&b[i], key) or (fine_diff(&b[i], key) & (b[i].mask & mask)) != 0:
+        if (b.meta[i] & 0xFFFFFF00u) != tag:
             continue
-        if b[i].mask == mask:
-            e = &b[i]
+        e = &b.e[i]
+        if not coarse_eq(e, key) or (fine_diff(e, key) & (e.mask & mask)) != 0:
+            continue
+        if e.mask == mask:
             if lo > e.lo:
                 e.lo = lo
             if hi < e.hi:
                 e.hi = hi
             if move != 255:
                 e.move = move
-            if work > e.work:
-                e.work = work
+            if work > <int>(b.meta[i] & 0xFF):
+                b.meta[i] = tag | work
             return
-        if (b[i].mask & mask) == b[i].mask and b[i].lo >= lo and b[i].hi <= hi:
+        if (e.mask & mask) == e.mask and e.lo >= lo and e.hi <= hi:
             return          # a more general entry already says as much
-        if (b[i].mask & mask) == mask and b[i].lo <= lo and b[i].hi >= hi:
-            e = &b[i]       # a more specific entry that says no more
+        if (e.mask & mask) == mask and e.lo <= lo and e.hi >= hi:
+            slot = i        # a more specific entry that says no more
             break
-    if e == NULL:
+    if slot < 0:
         for i in range(WAYS):
-            if not b[i].used:
-                e = &b[i]
+            if b.meta[i] == 0:
+                slot = i
                 break
-            if b[i].work < w:
-                w = b[i].work
-                e = &b[i]
+            if <int>(b.meta[i] & 0xFF) < w:
+                w = b.meta[i] & 0xFF
+                slot = i
     S.tt_stores += 1
+    b.meta[slot] = tag | work
+    e = &b.e[slot]
     for i in range(6):
         e.k[i] = key.k[i]
     e.mask = mask
     e.lo = lo
     e.hi = hi
     e.move = move
-    e.work = work
-    e.used = 1
 
 
 cdef inline int rel_move(Pos* p, int card) noexcept nogil:
@@ -1108,32 +1124,34 @@ cdef class Core:
 
     cdef Search S
     cdef size_t table_bytes
+    cdef void* raw          # the allocation; the table starts at a cache line in it
 
     def __cinit__(self, size_t table_bytes=256 * 1024 * 1024):
-        cdef uint64_t nb = table_bytes // (sizeof(Entry) * WAYS)
+        cdef uint64_t nb = table_bytes // sizeof(Bucket)
         if nb < 1 or nb >= (1ULL << 32):
             raise ValueError("table_bytes must hold between one bucket and 2**32 buckets")
         memset(&self.S, 0, sizeof(Search))
-        self.S.table = <Entry*>calloc(nb * WAYS, sizeof(Entry))
-        if self.S.table == NULL:
+        self.raw = calloc(nb * sizeof(Bucket) + 64, 1)
+        if self.raw == NULL:
             raise MemoryError(f"cannot allocate a {table_bytes}-byte table")
+        self.S.table = <Bucket*>((<uintptr_t>self.raw + 63) & ~(<uintptr_t>63))
         self.S.nbuckets = nb
-        self.table_bytes = nb * WAYS * sizeof(Entry)
+        self.table_bytes = nb * sizeof(Bucket)
         self.S.use_table = 1
         self.S.use_bounds = 1
         self.S.use_merge = 1
         self.S.use_partition = 1
 
     def __dealloc__(self):
-        free(self.S.table)
+        free(self.raw)
 
     @property
     def table_bytes(self):
-        """Bytes actually allocated for the table (whole buckets of four entries)."""
+        """Bytes actually used by the table (whole buckets of sixteen entries)."""
         return self.table_bytes
 
     def clear_table(self):
-        memset(self.S.table, 0, self.S.nbuckets * WAYS * sizeof(Entry))
+        memset(self.S.table, 0, self.S.nbuckets * sizeof(Bucket))
 
     def set_options(self, table=None, bounds=None, merge=None, partition=None):
         """Switch techniques off for tests and ablations (all on by default)."""
