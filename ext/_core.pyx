@@ -642,7 +642,7 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* rel) noexcept nogil:
     return n
 
 
-cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks) noexcept nogil:
+cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* masters) noexcept nogil:
     """Half-points camp ``c`` wins whatever anyone plays: its master trumps.
 
     A trump above every trump of the other camp wins the trick it falls in,
@@ -653,12 +653,15 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks) noexcept nogil:
     slam lead of the Excuse: when the other camp has won every trick so far
     and holds the Excuse, nothing is counted.  ``oud`` gets the oudlers among
     the masters (the 21, and the Petit when the other camp has no trump),
-    ``ntricks`` the number of distinct tricks they surely win.
+    ``ntricks`` the number of distinct tricks they surely win, ``masters[q]``
+    each seat's master trumps (none for the other camp's seats).
     """
     cdef int q, bit, best_q = -1, best_n = -1, n, pts = 0, thr
     cdef uint32_t other = 0, m
     oud[0] = 0
     ntricks[0] = 0
+    for q in range(p.np):
+        masters[q] = 0
     if p.won[1 - c] and p.excuse_owner >= 0 and p.camp[p.excuse_owner] != c:
         return 0
     for q in range(p.np):
@@ -675,6 +678,7 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks) noexcept nogil:
         if p.camp[q] != c:
             continue
         m = (p.hand[q][TRUMP] >> thr) << thr
+        masters[q] = m
         if m & 1:
             oud[0] += 1
         if (m >> 20) & 1:
@@ -700,12 +704,14 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, c, q, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
-    cdef int ex_ok, nsure, w, other_ub
+    cdef int ex_ok, nsure, w, other_ub, k
     cdef ValueCounts vc[MAXP]
+    cdef ValueCounts lost
+    cdef uint32_t masters[MAXP]
     remaining(p, vc, &rem, &noud)
     ncash = cash_plain(p, p.leader, &cpts, rel)
     for c in range(2):
-        sure = camp_sure(p, c, &s_oud, &nsure)
+        sure = camp_sure(p, c, &s_oud, &nsure, masters)
         if c == lead_camp:
             sure += cpts
             nsure += ncash
@@ -720,11 +726,19 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
                 # its sure tricks and go to the other camp: not the half-point
                 # counted for each card there
                 sure -= 1
-        # the other camp wins at most w tricks, one card of each player in each
+        # the other camp wins at most w tricks, one card of each player in each,
+        # never one of this camp's master trumps
         w = p.tricks_left - nsure
         other_ub = 0
         for q in range(p.np):
-            other_ub += top_values(&vc[q], w)
+            if masters[q]:
+                lost = vc[q]
+                k = (masters[q] & 1) + ((masters[q] >> 20) & 1)
+                lost.n[0] -= k
+                lost.n[4] -= tc_popcount(masters[q]) - k
+                other_ub += top_values(&lost, w)
+            else:
+                other_ub += top_values(&vc[q], w)
         if ex_camp >= 0:
             other_ub += 1 if ex_ok else 9
         if rem - other_ub > sure:
