@@ -1,4 +1,4 @@
-# cython: language_level=3
+# cython: language_level=3, cdivision=True
 """Double-dummy search core for French Tarot.
 
 Cards use the encoding of ``tarot_solver.cards`` (suit * 14 + rank - 1 for plain
@@ -178,6 +178,12 @@ cdef struct Search:
 # ---------------------------------------------------------------------------
 # make / undo
 
+cdef inline int seat_at(Pos* p, int i) noexcept nogil:
+    """Seat of the ``i``-th card of the current trick (no division)."""
+    cdef int q = p.leader + i
+    return q - p.np if q >= p.np else q
+
+
 cdef inline int led_suit(Pos* p) noexcept nogil:
     cdef int i, c
     for i in range(p.ntrick):
@@ -220,13 +226,13 @@ cdef inline void finish_trick(Pos* p, Undo* u) noexcept nogil:
         wi = 0
     else:
         wi = trick_best(p)
-    winner = (p.leader + wi) % p.np
+    winner = seat_at(p, wi)
     u.win_card = p.trick[wi]
     wc = p.camp[winner]
     for i in range(p.np):
         c = p.trick[i]
         if c == EXCUSE and not slam_lead:
-            pc = p.camp[(p.leader + i) % p.np]
+            pc = p.camp[seat_at(p, i)]
             if last:
                 if pc == 0:
                     p.taker_hp += 9
@@ -258,7 +264,7 @@ cdef inline void finish_trick(Pos* p, Undo* u) noexcept nogil:
 
 cdef inline void make(Pos* p, int card) noexcept nogil:
     cdef Undo* u = &p.undo[p.ply]
-    cdef int seat = (p.leader + p.ntrick) % p.np
+    cdef int seat = seat_at(p, p.ntrick)
     u.card = card
     u.seat = seat
     u.completed = 0
@@ -357,7 +363,7 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
     value choice among cards of different values in suit ``s`` (NO_REL if none).
     """
     cdef Pos* p = &S.p
-    cdef int seat = (p.leader + p.ntrick) % p.np
+    cdef int seat = seat_at(p, p.ntrick)
     cdef int mycamp = p.camp[seat]
     cdef int lsuit, s, s0, s1, n = 0, i, j, bit, prev, c, v, sc
     cdef int best_i = -1, best_card = -1, win_camp = -1, decided, q, seat_q
@@ -371,7 +377,7 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
         best_i = trick_best(p)
         if best_i >= 0:
             best_card = p.trick[best_i]
-            win_camp = p.camp[(p.leader + best_i) % p.np]
+            win_camp = p.camp[seat_at(p, best_i)]
         for i in range(p.ntrick):
             trick_pts += card_value(p.trick[i])
     if lsuit >= 0:
@@ -422,7 +428,7 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
                     j = best_card
                 decided = 1
                 for i in range(p.ntrick + 1, p.np):
-                    seat_q = (p.leader + i) % p.np
+                    seat_q = seat_at(p, i)
                     if p.camp[seat_q] != q and can_beat(p, seat_q, j):
                         decided = 0
                         break
@@ -515,7 +521,7 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
 
 cdef int all_legal(Pos* p, int* out) noexcept nogil:
     """Every legal card of the player on turn (no merging), in card order."""
-    cdef int seat = (p.leader + p.ntrick) % p.np
+    cdef int seat = seat_at(p, p.ntrick)
     cdef int lsuit, s, n = 0, bit
     cdef uint32_t m
     cdef int lm = legal_mask(p, seat, &lsuit)
@@ -540,6 +546,8 @@ cdef int all_legal(Pos* p, int* out) noexcept nogil:
 
 cdef struct ValueCounts:
     int n[5]        # cards worth 9, 7, 5, 3 and 1 half-points (the Excuse aside)
+    int total       # cards counted
+    int pts         # their half-points
 
 
 cdef inline void value_counts(Pos* p, int q, ValueCounts* vc) noexcept nogil:
@@ -558,11 +566,15 @@ cdef inline void value_counts(Pos* p, int q, ValueCounts* vc) noexcept nogil:
         vc.n[2] += (h >> 11) & 1
         vc.n[3] += (h >> 10) & 1
     vc.n[4] = total - vc.n[0] - vc.n[1] - vc.n[2] - vc.n[3]
+    vc.total = total
+    vc.pts = 9 * vc.n[0] + 7 * vc.n[1] + 5 * vc.n[2] + 3 * vc.n[3] + vc.n[4]
 
 
 cdef inline int top_values(ValueCounts* vc, int w) noexcept nogil:
     """Half-points of the ``w`` most valuable cards counted in ``vc``."""
     cdef int i, k, total = 0
+    if w >= vc.total:
+        return vc.pts
     for i in range(5):
         if w <= 0:
             break
@@ -575,13 +587,12 @@ cdef inline int top_values(ValueCounts* vc, int w) noexcept nogil:
 cdef inline void remaining(Pos* p, ValueCounts* vc, int* rem, int* noud) noexcept nogil:
     """Half-points and oudlers still in the hands and the current trick;
     ``vc[q]`` gets the value counts of each seat's hand."""
-    cdef int q, i
+    cdef int q
     rem[0] = 9 if p.excuse_owner >= 0 else 0
     noud[0] = 1 if p.excuse_owner >= 0 else 0
     for q in range(p.np):
         value_counts(p, q, &vc[q])
-        for i in range(5):
-            rem[0] += vc[q].n[i] * (9 - 2 * i)
+        rem[0] += vc[q].pts
         noud[0] += (p.hand[q][TRUMP] & 1) + ((p.hand[q][TRUMP] >> 20) & 1)
     for q in range(p.ntrick):
         rem[0] += card_value(p.trick[q])
@@ -736,6 +747,8 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
                 k = (masters[q] & 1) + ((masters[q] >> 20) & 1)
                 lost.n[0] -= k
                 lost.n[4] -= tc_popcount(masters[q]) - k
+                lost.total -= tc_popcount(masters[q])
+                lost.pts -= 9 * k + tc_popcount(masters[q]) - k
                 other_ub += top_values(&lost, w)
             else:
                 other_ub += top_values(&vc[q], w)
@@ -1051,7 +1064,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                     mask_rel(p, &key, emask, erel)
                 tt_move = abs_move(p, e.move)
     nodes0 = S.nodes
-    seat = (p.leader + p.ntrick) % p.np
+    seat = seat_at(p, p.ntrick)
     maximize = p.camp[seat]
     n = gen_moves(S, moves, scores, tt_move, runlo, runhi, vrel)
     best = -INF if maximize else INF
