@@ -11,19 +11,20 @@ from reference import minimax
 from tarot_solver import cards, rules
 from tarot_solver.rules import PlayState, Trick
 from tarot_solver.solver import Solver
-from tarot_solver.variant import CONTRACTS
+from tarot_solver.variant import CONTRACTS, FOUR_PLAYERS, THREE_PLAYERS, Variant
 
 N_ENDGAMES = 2400
 
 
-def random_position(rng: random.Random, tricks_left: int) -> PlayState:
+def random_position(rng: random.Random, tricks_left: int, variant: Variant = FOUR_PLAYERS) -> PlayState:
     """A random deal, contract, taker and leader, played randomly until
-    ``tricks_left`` tricks remain, plus 0-3 cards of the next trick."""
+    ``tricks_left`` tricks remain, plus some cards of the next trick."""
+    n, size = variant.players, variant.hand_size
     deck = list(range(78))
     rng.shuffle(deck)
-    hands = [cards.mask_of(deck[18 * i: 18 * i + 18]) for i in range(4)]
-    dog = cards.mask_of(deck[72:])
-    taker = rng.randrange(4)
+    hands = [cards.mask_of(deck[size * i: size * (i + 1)]) for i in range(n)]
+    dog = cards.mask_of(deck[n * size:])
+    taker = rng.randrange(n)
     contract = rng.choice(CONTRACTS)
     discard = None
     if contract.taker_takes_dog:
@@ -31,9 +32,9 @@ def random_position(rng: random.Random, tricks_left: int) -> PlayState:
         plain = [c for c in pool if not cards.is_trump(c)]
         trumps = [c for c in pool if cards.is_trump(c)]
         rng.shuffle(plain)
-        discard = (plain + trumps)[:6]
-    state = rules.opening_state(hands, dog, taker, contract, rng.randrange(4), discard)
-    for _ in range(4 * (18 - tricks_left) + rng.randrange(4)):
+        discard = (plain + trumps)[:variant.dog_size]
+    state = rules.opening_state(hands, dog, taker, contract, rng.randrange(n), discard, variant)
+    for _ in range(n * (size - tricks_left) + rng.randrange(n)):
         state.play(rng.choice(cards.cards_of(state.legal())))
     return state
 
@@ -56,6 +57,14 @@ def test_core_agrees_with_reference_minimax(solver: Solver) -> None:
         if not r.complete or r.margin * 2 != ref:
             mismatches.append((i, ref / 2, r.margin, r.margin_bounds))
     assert not mismatches, mismatches[:10]
+
+
+def test_three_players_agree_with_reference_minimax(solver: Solver) -> None:
+    # the number of players is data in the core: the three-player game
+    rng = random.Random(3)
+    for _ in range(600):
+        st = random_position(rng, rng.choice((1, 2, 3, 4)), THREE_PLAYERS)
+        assert solver.solve(st, pv=False).margin * 2 == minimax(st)
 
 
 def test_make_fail_agrees_with_reference(solver: Solver) -> None:
