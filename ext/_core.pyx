@@ -28,6 +28,8 @@ from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t, int64_t, uintptr_
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
+import threading
+
 cdef extern from *:
     """
     #include <stdint.h>
@@ -51,6 +53,14 @@ cdef extern from *:
     static inline int tc_popcount(uint64_t x) { return __builtin_popcountll(x); }
     static inline int tc_ctz(uint64_t x) { return __builtin_ctzll(x); }
     static inline int tc_msb(uint64_t x) { return 63 - __builtin_clzll(x); }
+    /* Ctrl-C during a search: the GIL is released, so Python's own handler
+       cannot run; this one raises a flag the search polls with the clock. */
+    #include <signal.h>
+    typedef void (*tc_handler)(int);
+    static volatile sig_atomic_t tc_interrupted = 0;
+    static void tc_on_sigint(int sig) { (void)sig; tc_interrupted = 1; }
+    static tc_handler tc_catch_sigint(void) { tc_interrupted = 0; return signal(SIGINT, tc_on_sigint); }
+    static void tc_release_sigint(tc_handler old) { signal(SIGINT, old); }
     static inline double tc_now(void) {
         struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);
         return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
@@ -62,6 +72,10 @@ cdef extern from *:
     int tc_ctz(uint64_t x) nogil
     int tc_msb(uint64_t x) nogil
     double tc_now() nogil
+    ctypedef void (*tc_handler)(int)
+    volatile int tc_interrupted
+    tc_handler tc_catch_sigint()
+    void tc_release_sigint(tc_handler old)
 
 DEF MAXP = 5
 DEF NSUITS = 5          # 4 plain suits, trumps
@@ -1030,7 +1044,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     S.nodes += 1
     if S.node_limit > 0 and S.nodes >= S.node_limit:
         S.aborted = 1
-    if (S.nodes & 0x3FFF) == 0 and S.deadline > 0 and tc_now() > S.deadline:
+    if (S.nodes & 0x3FFF) == 0 and (tc_interrupted or (S.deadline > 0 and tc_now() > S.deadline)):
         S.aborted = 1
     if S.aborted:
         return 0
@@ -1308,18 +1322,29 @@ cdef class Core:
 
         Returns (value, complete).  ``node_limit`` counts nodes since the last
         ``reset_counters``; ``deadline`` is a ``time.monotonic()``-like clock
-        value (CLOCK_MONOTONIC), 0 for none.
+        value (CLOCK_MONOTONIC), 0 for none.  In the main thread, Ctrl-C
+        stops the search within milliseconds and raises KeyboardInterrupt.
         """
         cdef int v
         cdef int rel[4]
         cdef int ply0 = self.S.p.ply
+        cdef tc_handler old = NULL
+        cdef bint main = threading.current_thread() is threading.main_thread()
         self.S.aborted = 0
         self.S.node_limit = node_limit
         self.S.deadline = deadline
         if self.S.p.tricks_left == 0:
             return terminal_value(&self.S.p), True
+        if main:
+            old = tc_catch_sigint()
         with nogil:
             v = ab(&self.S, alpha, beta, rel)
+        if main:
+            tc_release_sigint(old)
+            if tc_interrupted:
+                while self.S.p.ply > ply0:
+                    unmake(&self.S.p)
+                raise KeyboardInterrupt
         if self.S.aborted:
             while self.S.p.ply > ply0:
                 unmake(&self.S.p)

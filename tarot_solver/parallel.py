@@ -25,7 +25,7 @@ import sys
 import time
 from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
 
-import joblib
+import joblib  # type: ignore[import-untyped]
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 import sys
 from typing import Any, List
@@ -159,6 +161,18 @@ def test_missing_file() -> None:
 
 
 # Bad input, in process and in a real subprocess ----------------------------------------
+
+
+def test_ctrl_c_stops_a_long_solve_cleanly() -> None:
+    # the search runs without the GIL: the core itself must notice Ctrl-C
+    proc = subprocess.Popen([sys.executable, "-m", "tarot_solver", "solve", str(EXAMPLES / "deal.json")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir())
+    time.sleep(3)  # imported and searching: this full deal takes minutes
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=10)
+    assert proc.returncode == 130, stderr
+    assert stdout == ""
+    assert stderr.splitlines() == ["tarot-solve: interrupted (use --time-limit to get the bounds proven so far)"]
 
 
 def test_bad_input_cli_runner(bad_input: BadInput, write: Any) -> None:
