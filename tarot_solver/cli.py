@@ -57,11 +57,15 @@ class InputError(click.ClickException):
 
 
 class TarotGroup(click.Group):
-    """A click group turning input errors of any subcommand into :class:`InputError`."""
+    """A click group turning input errors of any subcommand into :class:`InputError`,
+    and Ctrl-C into one line and status 130."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo(f"{PROG}: interrupted", err=True)
+            ctx.exit(130)
         except TarotError as e:
             raise InputError(_one_line(str(e))) from None
         except OSError as e:
@@ -235,15 +239,11 @@ def solve_command(file: str, all_cards: bool, made_only: bool, time_limit: Optio
     if state.over:
         raise RecordError("the game is over: nothing to solve", key="played")
     solver = Solver(table_mb)
-    try:
-        r = (solver.made(state, time_limit=time_limit, node_limit=node_limit) if made_only else
-             solver.solve(state, time_limit=time_limit, node_limit=node_limit, all_cards=all_cards))
-    except KeyboardInterrupt:
-        click.echo(f"{PROG}: interrupted (use --time-limit to get the bounds proven so far)", err=True)
-        click.get_current_context().exit(130)
     if made_only:
+        r = solver.made(state, time_limit=time_limit, node_limit=node_limit)
         result: Dict[str, Any] = {"id": record.id, "made": r.made, "complete": r.complete}
     else:
+        r = solver.solve(state, time_limit=time_limit, node_limit=node_limit, all_cards=all_cards)
         result = {"id": record.id, "margin": r.margin, "made": r.made, "complete": r.complete,
                   "taker_points": r.taker_points, "oudlers": r.oudlers, "pv": tokens(r.pv)}
         if r.cards is not None:
