@@ -83,7 +83,7 @@ DEF TRUMP = 4
 DEF EXCUSE = 77
 DEF MAXPLY = 128
 DEF MAXMOVES = 32
-DEF WAYS = 16
+DEF WAYS = 32
 DEF INF = 10000
 DEF NO_EXCUSE = 7
 DEF NO_REL = 10         # relevance threshold when only the honours (bits 10-13) count
@@ -1188,7 +1188,7 @@ cdef class Core:
 
     @property
     def table_bytes(self):
-        """Bytes actually used by the table (whole buckets of sixteen entries)."""
+        """Bytes actually used by the table (whole buckets of 32 entries)."""
         return self.table_bytes
 
     def clear_table(self):
