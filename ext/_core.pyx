@@ -13,7 +13,9 @@ search below is fail-soft alpha-beta over single card plays with:
 * a transposition table at trick boundaries storing bounds on the value still to
   come (final value minus the taker's half-points so far) under a key made of
   *relative ranks* (each suit's remaining cards renumbered), so positions that
-  differ only in cards already played share entries, across deals too;
+  differ only in cards already played share entries, across deals too; with
+  *partition search*, an entry also serves positions that differ in low plain
+  cards its result did not depend on;
 * merging of equivalent cards (same hand, adjacent among the cards still in play,
   same value) and *value choice* (once the camp winning the trick is settled, a
   run of touching cards gives its most valuable card to its own camp's trick and
@@ -133,7 +135,7 @@ cdef struct Entry:
 
 
 cdef struct Bucket:
-    # one cache line scanned first: per entry a 24-bit tag of its bucket hash
+    # the lines scanned first: per entry a 24-bit tag of its bucket hash
     # (0: empty) and the log2 of the nodes it cost (for replacement)
     uint32_t meta[WAYS]
     Entry e[WAYS]
@@ -729,7 +731,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, c, q, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
-    cdef int ex_ok, nsure, w, other_ub, k
+    cdef int ex_ok, nsure, w, other_ub, k, nm
     cdef ValueCounts vc[MAXP]
     cdef ValueCounts lost
     cdef uint32_t masters[MAXP]
@@ -758,11 +760,12 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
         for q in range(p.np):
             if masters[q]:
                 lost = vc[q]
-                k = (masters[q] & 1) + ((masters[q] >> 20) & 1)
+                k = (masters[q] & 1) + ((masters[q] >> 20) & 1)     # oudlers, 9 each
+                nm = tc_popcount(masters[q])
                 lost.n[0] -= k
-                lost.n[4] -= tc_popcount(masters[q]) - k
-                lost.total -= tc_popcount(masters[q])
-                lost.pts -= 9 * k + tc_popcount(masters[q]) - k
+                lost.n[4] -= nm - k
+                lost.total -= nm
+                lost.pts -= 9 * k + nm - k
                 other_ub += top_values(&lost, w)
             else:
                 other_ub += top_values(&vc[q], w)
@@ -844,6 +847,14 @@ cdef inline void make_key(Pos* p, Key* key) noexcept nogil:
     extra |= <uint64_t>p.np << 15
     key.k[4] = shape | (extra << 39)
     key.k[5] = cntk
+
+
+cdef inline void rel_union(int* rel, int* other) noexcept nogil:
+    """A result resting on both: per suit, the lower relevance rank."""
+    cdef int s
+    for s in range(4):
+        if other[s] < rel[s]:
+            rel[s] = other[s]
 
 
 cdef inline uint64_t rel_mask(Pos* p, Key* key, int* rel) noexcept nogil:
@@ -1111,15 +1122,11 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             for s in range(4):
                 rel[s] = crel[s]
             break
-        for s in range(4):
-            if crel[s] < rel[s]:
-                rel[s] = crel[s]
+        rel_union(rel, crel)
     if not cut:
         # every card was refuted: the cards merged into the ones searched and
         # the value choices count too, so no run may straddle a suit's rank
-        for s in range(4):
-            if vrel[s] < rel[s]:
-                rel[s] = vrel[s]
+        rel_union(rel, vrel)
         changed = 1
         while changed:
             changed = 0
@@ -1130,9 +1137,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                         rel[s] = runlo[i]
                         changed = 1
     if narrowed:
-        for s in range(4):
-            if erel[s] < rel[s]:
-                rel[s] = erel[s]
+        rel_union(rel, erel)
     if p.ntrick == 0 and S.use_table:
         if best <= a0:
             lo = -INF
