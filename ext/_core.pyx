@@ -625,21 +625,43 @@ cdef inline void static_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     hi[0] = p.taker_hp + rem - p.tgt[p.fixed + noud]
 
 
-cdef inline int cash_plain(Pos* p, int seat, int* pts, int* rel) noexcept nogil:
-    """Plain-suit tricks the player on lead surely wins by cashing masters now.
+cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel) noexcept nogil:
+    """Tricks the player on lead surely wins by cashing masters now.
 
     A card above every other card of its suit wins its round as long as every
     other player who holds a trump still follows suit, so the rounds of a suit
-    are capped by the shortest holding among those players.  Such a trick holds
-    no trump, so it never overlaps the tricks of :func:`camp_sure`.  ``pts``
-    gets the cashing card plus one half-point for each other card (every card
-    is worth at least that; an Excuse gives its winners one).  ``rel[s]`` gets
+    are capped by the shortest holding among those players.  When no partner
+    holds a trump, the leader first leads his master trumps (above every trump
+    of the other camp): each round every other player holding a trump must
+    play one (or the Excuse, once), so fewer of them can ruff the cashes; and
+    if none of them has a trump left, the leader's other trumps win as well,
+    after the cashes (the Petit among them then counts in ``oud``).  A cash
+    holds no trump, and the leader plays one card per trick, so these tricks
+    never overlap the master-trump tricks of :func:`camp_sure`.  ``pts`` gets
+    each winning card plus one half-point for each other card (every card is
+    worth at least that; an Excuse gives its winners one).  ``rel[s]`` gets
     the lowest rank the count rests on in suit ``s`` (NO_REL if none): the
-    cards cashed and the other players' best card that stops the cash.
+    cards cashed and the other players' best card that stops the cash.  The
+    leader holding the Excuse does not draw (his Excuse must find a trick
+    before the last one, see :func:`sure_bounds`).
     """
-    cdef int q, s, n = 0, rounds, bit, k
-    cdef uint32_t other_s, mine
+    cdef int q, s, n = 0, rounds, bit, k, draw = 0
+    cdef uint32_t other_s, mine, other_t = 0, holders = 0, t
     pts[0] = 0
+    oud[0] = 0
+    for q in range(p.np):
+        if q != seat and p.hand[q][TRUMP]:
+            if p.camp[q] == p.camp[seat]:
+                draw = -1
+            other_t |= p.hand[q][TRUMP]
+    if draw == 0 and other_t and p.excuse_owner != seat:
+        draw = tc_popcount(p.hand[seat][TRUMP] >> (tc_msb(other_t) + 1))
+    if draw < 0:
+        draw = 0
+    for q in range(p.np):
+        if q != seat and p.hand[q][TRUMP] and \
+                tc_popcount(p.hand[q][TRUMP]) + (q == p.excuse_owner) > draw:
+            holders |= 1u << q
     for s in range(4):
         rel[s] = NO_REL
         mine = p.hand[seat][s]
@@ -650,7 +672,7 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* rel) noexcept nogil:
         for q in range(p.np):
             if q != seat:
                 other_s |= p.hand[q][s]
-                if p.hand[q][TRUMP]:
+                if (holders >> q) & 1:
                     k = tc_popcount(p.hand[q][s])
                     if k < rounds:
                         rounds = k
@@ -666,6 +688,18 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* rel) noexcept nogil:
             rounds -= 1
             n += 1
             pts[0] += VAL[s][bit] + p.np - 1
+    if draw > 0 and holders == 0:
+        # every other trump is gone: the leader's trumps below his masters win
+        t = p.hand[seat][TRUMP]
+        for k in range(draw):
+            t &= ~(1u << tc_msb(t))
+        while t:
+            bit = tc_ctz(t)
+            t &= t - 1
+            n += 1
+            pts[0] += VAL[TRUMP][bit] + p.np - 1
+            if bit == 0:
+                oud[0] += 1
     return n
 
 
@@ -729,19 +763,20 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
     such trick.  Low bound: the taker's camp's plan; high bound: the
     defence's plan.  ``rel`` gets the plain ranks the bounds rest on.
     """
-    cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, c, q, lead_camp = p.camp[p.leader]
+    cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, c, q, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
     cdef int ex_ok, nsure, w, other_ub, k, nm
     cdef ValueCounts vc[MAXP]
     cdef ValueCounts lost
     cdef uint32_t masters[MAXP]
     remaining(p, vc, &rem, &noud)
-    ncash = cash_plain(p, p.leader, &cpts, rel)
+    ncash = cash_plain(p, p.leader, &cpts, &coud, rel)
     for c in range(2):
         sure = camp_sure(p, c, &s_oud, &nsure, masters)
         if c == lead_camp:
             sure += cpts
             nsure += ncash
+            s_oud += coud
         ex_ok = 0
         if ex_camp == c:
             ex_ok = p.tricks_left >= (ncash + 2 if p.excuse_owner == p.leader else 2)
