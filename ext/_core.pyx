@@ -625,7 +625,7 @@ cdef inline void static_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     hi[0] = p.taker_hp + rem - p.tgt[p.fixed + noud]
 
 
-cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel) noexcept nogil:
+cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint32_t* won) noexcept nogil:
     """Tricks the player on lead surely wins by cashing masters now.
 
     A card above every other card of its suit wins its round as long as every
@@ -635,7 +635,8 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel) noexc
     of the other camp): each round every other player holding a trump must
     play one (or the Excuse, once), so fewer of them can ruff the cashes; and
     if none of them has a trump left, the leader's other trumps win as well,
-    after the cashes (the Petit among them then counts in ``oud``).  A cash
+    after the cashes (the Petit among them then counts in ``oud``); ``won``
+    gets these cards of the leader, by suit.  A cash
     holds no trump, and the leader plays one card per trick, so these tricks
     never overlap the master-trump tricks of :func:`camp_sure`.  ``pts`` gets
     each winning card plus one half-point for each other card (every card is
@@ -649,6 +650,8 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel) noexc
     cdef uint32_t other_s, mine, other_t = 0, holders = 0, t
     pts[0] = 0
     oud[0] = 0
+    for s in range(NSUITS):
+        won[s] = 0
     for q in range(p.np):
         if q != seat and p.hand[q][TRUMP]:
             if p.camp[q] == p.camp[seat]:
@@ -685,6 +688,7 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel) noexc
                 break
             rel[s] = bit
             mine &= ~(1u << bit)
+            won[s] |= 1u << bit
             rounds -= 1
             n += 1
             pts[0] += VAL[s][bit] + p.np - 1
@@ -693,6 +697,7 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel) noexc
         t = p.hand[seat][TRUMP]
         for k in range(draw):
             t &= ~(1u << tc_msb(t))
+        won[TRUMP] = t
         while t:
             bit = tc_ctz(t)
             t &= t - 1
@@ -752,6 +757,18 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
     return pts
 
 
+cdef inline void drop_cards(ValueCounts* vc, int suit, uint32_t bits) noexcept nogil:
+    """Take the cards ``bits`` of ``suit`` out of ``vc``."""
+    cdef int bit, v
+    while bits:
+        bit = tc_ctz(bits)
+        bits &= bits - 1
+        v = VAL[suit][bit]
+        vc.n[(9 - v) >> 1] -= 1
+        vc.total -= 1
+        vc.pts -= v
+
+
 cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
     """Bounds on the final value at a trick start, from what each camp is sure of.
 
@@ -765,12 +782,13 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, c, q, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
-    cdef int ex_ok, nsure, w, other_ub, k, nm
+    cdef int ex_ok, nsure, w, other_ub, k
     cdef ValueCounts vc[MAXP]
     cdef ValueCounts lost
     cdef uint32_t masters[MAXP]
+    cdef uint32_t cashed[NSUITS]
     remaining(p, vc, &rem, &noud)
-    ncash = cash_plain(p, p.leader, &cpts, &coud, rel)
+    ncash = cash_plain(p, p.leader, &cpts, &coud, rel, cashed)
     for c in range(2):
         sure = camp_sure(p, c, &s_oud, &nsure, masters)
         if c == lead_camp:
@@ -789,18 +807,17 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
                 # counted for each card there
                 sure -= 1
         # the other camp wins at most w tricks, one card of each player in each,
-        # never one of this camp's master trumps
+        # never one of this camp's master trumps nor a card the leader's plan
+        # wins with
         w = p.tricks_left - nsure
         other_ub = 0
         for q in range(p.np):
-            if masters[q]:
+            if masters[q] or (q == p.leader and c == lead_camp and ncash):
                 lost = vc[q]
-                k = (masters[q] & 1) + ((masters[q] >> 20) & 1)     # oudlers, 9 each
-                nm = tc_popcount(masters[q])
-                lost.n[0] -= k
-                lost.n[4] -= nm - k
-                lost.total -= nm
-                lost.pts -= 9 * k + nm - k
+                drop_cards(&lost, TRUMP, masters[q])
+                if q == p.leader and c == lead_camp:
+                    for k in range(NSUITS):
+                        drop_cards(&lost, k, cashed[k])
                 other_ub += top_values(&lost, w)
             else:
                 other_ub += top_values(&vc[q], w)
