@@ -693,29 +693,57 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
             n += 1
             pts[0] += VAL[s][bit] + p.np - 1
     if draw > 0 and holders == 0:
-        # every other trump is gone: the leader's trumps below his masters win
+        # every other trump is gone: the leader's trumps below his masters
+        # win, where camp_sure counts only those the other camp cannot beat
+        # (one half-point per card each; the leader is his camp's only holder)
         t = p.hand[seat][TRUMP]
         for k in range(draw):
             t &= ~(1u << tc_msb(t))
         won[TRUMP] = t
+        k = beaten(other_t, t)
+        n += k
+        pts[0] -= (tc_popcount(t) - k) * p.np
         while t:
             bit = tc_ctz(t)
             t &= t - 1
-            n += 1
             pts[0] += VAL[TRUMP][bit] + p.np - 1
             if bit == 0:
                 oud[0] += 1
     return n
 
 
-cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* masters) noexcept nogil:
-    """Half-points camp ``c`` wins whatever anyone plays: its master trumps.
+cdef inline int beaten(uint32_t other, uint32_t mine) noexcept nogil:
+    """How many of the trumps ``mine`` the trumps ``other`` can beat, at most.
 
-    A trump above every trump of the other camp wins the trick it falls in,
-    whenever it is played, so no plan is needed.  The masters of the camp's
-    longest holder fall in distinct tricks: each brings its own value and at
-    least one half-point per other card; the other members' masters add their
-    value beyond the half-point already counted.  The one exception is the
+    A trump loses only to a higher trump in its trick, and the tricks are
+    distinct, so the losses pair off with distinct higher trumps: at most a
+    maximum matching of ``other`` above ``mine``, which going up the ranks
+    greedily finds."""
+    cdef int n = 0, free = 0, bit
+    cdef uint32_t both = other | mine
+    while both:
+        bit = tc_ctz(both)
+        both &= both - 1
+        if (other >> bit) & 1:
+            if free:
+                free -= 1
+                n += 1
+        else:
+            free += 1
+    return n
+
+
+cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* masters) noexcept nogil:
+    """Half-points camp ``c`` wins whatever anyone plays, with its trumps.
+
+    A trump above every trump of the other camp (a master) wins the trick it
+    falls in, whenever it is played, so no plan is needed; and of a player's
+    trumps all but those the other camp's trumps can beat (:func:`beaten`)
+    win their tricks.  The trumps of the camp's holder with the most such
+    wins fall in distinct tricks: each master brings its own value and at
+    least one half-point per other card, each other winning trump one
+    half-point per card; the other members' masters add their value beyond
+    the half-point already counted.  The one exception is the
     slam lead of the Excuse: when the other camp has won every trick so far
     and holds the Excuse, nothing is counted.  ``oud`` gets the oudlers among
     the masters (the 21, and the Petit when the other camp has no trump),
@@ -736,7 +764,7 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
     thr = tc_msb(other) + 1 if other else 0
     for q in range(p.np):
         if p.camp[q] == c:
-            n = tc_popcount(p.hand[q][TRUMP] >> thr)
+            n = tc_popcount(p.hand[q][TRUMP]) - beaten(other, p.hand[q][TRUMP])
             if n > best_n:
                 best_n = n
                 best_q = q
@@ -753,6 +781,8 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
             bit = tc_ctz(m)
             m &= m - 1
             pts += VAL[TRUMP][bit] + (p.np - 1 if q == best_q else -1)
+    if best_q >= 0:
+        pts += (best_n - tc_popcount(masters[best_q])) * p.np
     ntricks[0] = best_n
     return pts
 
