@@ -625,46 +625,32 @@ cdef inline void static_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     hi[0] = p.taker_hp + rem - p.tgt[p.fixed + noud]
 
 
-cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint32_t* won) noexcept nogil:
-    """Tricks the player on lead surely wins by cashing masters now.
+cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* rel,
+                          uint32_t* won, int* lead) noexcept nogil:
+    """Tricks the player on lead surely wins by drawing ``draw`` rounds of his
+    master trumps, then cashing plain masters (see :func:`cash_plain`).
 
-    A card above every other card of its suit wins its round as long as every
-    other player who holds a trump still follows suit, so the rounds of a suit
-    are capped by the shortest holding among those players.  When no partner
-    holds a trump, the leader first leads his master trumps (above every trump
-    of the other camp): each round every other player holding a trump must
-    play one (or the Excuse, once), so fewer of them can ruff the cashes; and
-    if none of them has a trump left, the leader's other trumps win as well,
-    after the cashes (the Petit among them then counts in ``oud``); ``won``
-    gets these cards of the leader, by suit.  A cash
-    holds no trump, and the leader plays one card per trick, so these tricks
-    never overlap the master-trump tricks of :func:`camp_sure`.  ``pts`` gets
-    each winning card plus one half-point for each other card (every card is
-    worth at least that; an Excuse gives its winners one).  ``rel[s]`` gets
-    the lowest rank the count rests on in suit ``s`` (NO_REL if none): the
-    cards cashed and the other players' best card that stops the cash.  The
-    leader holding the Excuse does not draw (his Excuse must find a trick
-    before the last one, see :func:`sure_bounds`).
-    """
-    cdef int q, s, n = 0, rounds, bit, k, draw = 0
-    cdef uint32_t other_s, mine, other_t = 0, holders = 0, t
+    ``lead`` gets the number of tricks he leads in the plan."""
+    cdef int q, s, n = 0, rounds, bit, k, most = 0, lost
+    cdef uint32_t other_s, mine, other_t = 0, holders = 0, t, after = 0
     pts[0] = 0
     oud[0] = 0
     for s in range(NSUITS):
         won[s] = 0
     for q in range(p.np):
         if q != seat and p.hand[q][TRUMP]:
-            if p.camp[q] == p.camp[seat]:
-                draw = -1
             other_t |= p.hand[q][TRUMP]
-    if draw == 0 and other_t and p.excuse_owner != seat:
-        draw = tc_popcount(p.hand[seat][TRUMP] >> (tc_msb(other_t) + 1))
-    if draw < 0:
-        draw = 0
-    for q in range(p.np):
-        if q != seat and p.hand[q][TRUMP] and \
-                tc_popcount(p.hand[q][TRUMP]) + (q == p.excuse_owner) > draw:
-            holders |= 1u << q
+            # at most this many trumps left after the drawing rounds, the
+            # highest ones (an Excuse played instead of a trump saves one)
+            rounds = tc_popcount(p.hand[q][TRUMP]) + (q == p.excuse_owner) - draw
+            if rounds > 0:
+                holders |= 1u << q
+                if rounds > most:
+                    most = rounds
+                t = p.hand[q][TRUMP]
+                for k in range(tc_popcount(t) - rounds):
+                    t &= t - 1
+                after |= t
     for s in range(4):
         rel[s] = NO_REL
         mine = p.hand[seat][s]
@@ -692,23 +678,75 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
             rounds -= 1
             n += 1
             pts[0] += VAL[s][bit] + p.np - 1
-    if draw > 0 and holders == 0:
-        # every other trump is gone: the leader's trumps below his masters
-        # win, where camp_sure counts only those the other camp cannot beat
-        # (one half-point per card each; the leader is his camp's only holder)
+    lead[0] = draw + n
+    if draw > 0:
+        # the leader's trumps below his masters: camp_sure counts those the
+        # other camp's trumps cannot beat, one half-point per card each (the
+        # leader is his camp's only holder); after the drawing fewer can
         t = p.hand[seat][TRUMP]
         for k in range(draw):
             t &= ~(1u << tc_msb(t))
+        lost = beaten(other_t, t)
+        if holders and (most > 1 or not (t & 1) or not (t & ~1u)):
+            k = beaten(after, t)
+            n += lost - k
+            pts[0] += (lost - k) * p.np
+            return n
+        pts[0] -= (tc_popcount(t) - lost) * p.np
+        if holders:
+            # every other holder has one trump left and no Excuse: the leader
+            # leads his lowest trump but the Petit and they must all play
+            # theirs, so the rest win, the Petit too
+            t &= ~(1u << tc_ctz(t & ~1u))
+            lost -= 1
+            lead[0] += 1
+        # no other trump is left: all these win
+        n += lost
         won[TRUMP] = t
-        k = beaten(other_t, t)
-        n += k
-        pts[0] -= (tc_popcount(t) - k) * p.np
         while t:
             bit = tc_ctz(t)
             t &= t - 1
             pts[0] += VAL[TRUMP][bit] + p.np - 1
             if bit == 0:
                 oud[0] += 1
+    return n
+
+
+cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint32_t* won,
+                           int* lead) noexcept nogil:
+    """Tricks the player on lead surely wins, beyond :func:`camp_sure`'s.
+
+    A card above every other card of its suit wins its round as long as every
+    other player who holds a trump still follows suit, so the rounds of a suit
+    are capped by the shortest holding among those players.  When no partner
+    holds a trump, the leader first leads his master trumps (above every trump
+    of the other camp): each round every other player holding a trump must
+    play one (or the Excuse, once), so fewer of them can ruff the cashes and
+    fewer trumps are left to beat his other trumps (they keep their highest);
+    when each has at most one left, one more trump lead (not the Petit)
+    clears them, and with none left all his trumps win, the Petit too (then
+    counted in ``oud``).  A cash holds no trump and the leader plays one card
+    per trick, so these tricks never overlap camp_sure's.  ``pts`` gets each
+    winning card plus one half-point for each other card (every card is worth
+    at least that; an Excuse gives its winners one), ``won`` the leader's
+    winning cards counted here, by suit, and ``lead`` the tricks he leads
+    before he is free to play his own Excuse, which must not be kept to the
+    last trick (else no drawing).  ``rel[s]`` gets the lowest rank the count
+    rests on in suit ``s`` (NO_REL if none): the cards cashed and the other
+    players' best card that stops the cash.
+    """
+    cdef int q, n, draw = 0
+    cdef uint32_t other_t = 0
+    for q in range(p.np):
+        if q != seat and p.hand[q][TRUMP]:
+            if p.camp[q] == p.camp[seat]:
+                return lead_plan(p, seat, 0, pts, oud, rel, won, lead)
+            other_t |= p.hand[q][TRUMP]
+    if other_t:
+        draw = tc_popcount(p.hand[seat][TRUMP] >> (tc_msb(other_t) + 1))
+    n = lead_plan(p, seat, draw, pts, oud, rel, won, lead)
+    if draw and p.excuse_owner == seat and p.tricks_left < lead[0] + 2:
+        n = lead_plan(p, seat, 0, pts, oud, rel, won, lead)
     return n
 
 
@@ -810,7 +848,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
     such trick.  Low bound: the taker's camp's plan; high bound: the
     defence's plan.  ``rel`` gets the plain ranks the bounds rest on.
     """
-    cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, c, q, lead_camp = p.camp[p.leader]
+    cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, nlead, c, q, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
     cdef int ex_ok, nsure, w, other_ub, k
     cdef ValueCounts vc[MAXP]
@@ -818,7 +856,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
     cdef uint32_t masters[MAXP]
     cdef uint32_t cashed[NSUITS]
     remaining(p, vc, &rem, &noud)
-    ncash = cash_plain(p, p.leader, &cpts, &coud, rel, cashed)
+    ncash = cash_plain(p, p.leader, &cpts, &coud, rel, cashed, &nlead)
     for c in range(2):
         sure = camp_sure(p, c, &s_oud, &nsure, masters)
         if c == lead_camp:
@@ -827,7 +865,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
             s_oud += coud
         ex_ok = 0
         if ex_camp == c:
-            ex_ok = p.tricks_left >= (ncash + 2 if p.excuse_owner == p.leader else 2)
+            ex_ok = p.tricks_left >= (nlead + 2 if p.excuse_owner == p.leader else 2)
             if ex_ok:
                 sure += 8
                 s_oud += 1
@@ -1399,9 +1437,16 @@ cdef class Core:
             return terminal_value(&self.S.p)
         return None
 
-    def static_bounds(self):
+    def bounds(self):
+        """Proven (low, high) bounds on the value without search: the sure-point
+        bounds at a trick start, the static ones (nothing more is lost, at
+        most everything is won) inside a trick or with the bounds switched off."""
         cdef int lo, hi
-        static_bounds(&self.S.p, &lo, &hi)
+        cdef int rel[4]
+        if self.S.p.ntrick == 0 and self.S.p.tricks_left > 0 and self.S.use_bounds:
+            sure_bounds(&self.S.p, &lo, &hi, rel)
+        else:
+            static_bounds(&self.S.p, &lo, &hi)
         return lo, hi
 
     def probe(self, int alpha, int beta, int64_t node_limit=0, double deadline=0.0):

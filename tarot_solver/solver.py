@@ -130,7 +130,7 @@ class Solver:
 
         The first probe is at 0 (make/fail), then bisection of the proven interval.
         """
-        lo, hi = self._core.static_bounds()
+        lo, hi = self._core.bounds()
         beta = min(max(0, lo + 1), hi)
         while lo < hi:
             v, ok = self._probe(beta, budget)
@@ -189,7 +189,7 @@ class Solver:
         start = time.perf_counter()
         self._load(state)
         budget = _Budget(self._core, time_limit, node_limit)
-        lo, hi = self._core.static_bounds()
+        lo, hi = self._core.bounds()
         ok = True
         if _decided(lo, hi) is None:
             v, ok = self._probe(0, budget)

@@ -157,6 +157,32 @@ def test_limits_return_proven_bounds() -> None:
     assert m.made is None or m.made == (exact.margin >= 0)
 
 
+def test_sure_bounds_contain_the_value(solver: Solver) -> None:
+    # the bounds the search cuts with, checked directly at trick starts: the
+    # reference decides up to three tricks left, the core (itself checked
+    # against it) beyond; three and four players
+    rng = random.Random(8)
+    checked = 0
+    for i in range(900):
+        variant = THREE_PLAYERS if i % 5 == 0 else FOUR_PLAYERS
+        st = random_position(rng, rng.choice((1, 2, 3, 3, 4, 5, 6, 7, 8)), variant)
+        while st.trick:
+            st.play(rng.choice(cards.cards_of(st.legal())))
+        if st.over:
+            continue
+        solver._load(st)
+        lo, hi = solver._core.bounds()
+        if st.total_tricks - st.tricks_done <= 3:
+            exact = minimax(st)
+        else:
+            r = solver.solve(st, pv=False)
+            assert r.complete and r.margin is not None
+            exact = int(r.margin * 2)
+        assert lo <= exact <= hi, (i, lo, exact, hi)
+        checked += 1
+    assert checked > 800
+
+
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
     # the same solver, never cleared, solves unrelated positions in any order
     states = endgames(11, 60)
