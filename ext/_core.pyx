@@ -837,16 +837,18 @@ cdef inline void drop_cards(ValueCounts* vc, int suit, uint32_t bits) noexcept n
         vc.pts -= v
 
 
-cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
+cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int beta) noexcept nogil:
     """Bounds on the final value at a trick start, from what each camp is sure of.
 
-    For each camp, a plan that needs no search: win its sure master trumps,
-    cash the leader's plain masters when it is on lead, and play its Excuse
-    before the last trick (8 half-points and an oudler).  Then the camp gets
-    at least what the plan brings, and the other camp, which wins at most the
-    remaining tricks, gets at most the most valuable card of each player per
-    such trick.  Low bound: the taker's camp's plan; high bound: the
-    defence's plan.  ``rel`` gets the plain ranks the bounds rest on.
+    For each camp, a plan that needs no search: win the tricks its trumps
+    surely win (:func:`camp_sure`), on lead draw trumps and cash plain
+    masters (:func:`cash_plain`), and play its Excuse before the last trick
+    (8 half-points and an oudler).  Then the camp gets at least what the plan
+    brings, and the other camp, which wins at most the remaining tricks, gets
+    at most the most valuable card of each player per such trick.  Low bound:
+    the taker's camp's plan; high bound: the defence's plan, not computed
+    (``hi`` gets INF) when the low bound already reaches ``beta``.  ``rel``
+    gets the plain ranks the bounds rest on.
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, nlead, c, q, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
@@ -857,7 +859,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
     cdef uint32_t cashed[NSUITS]
     remaining(p, vc, &rem, &noud)
     ncash = cash_plain(p, p.leader, &cpts, &coud, rel, cashed, &nlead)
-    for c in range(2):
+    for c in range(1, -1, -1):
         sure = camp_sure(p, c, &s_oud, &nsure, masters)
         if c == lead_camp:
             sure += cpts
@@ -895,6 +897,9 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel) noexcept nogil:
             sure = rem - other_ub
         if c == 1:
             lo[0] = p.taker_hp + sure - p.tgt[p.fixed + s_oud]
+            if lo[0] >= beta:
+                hi[0] = INF
+                return
         else:
             hi[0] = p.taker_hp + rem - sure - p.tgt[p.fixed + noud - s_oud]
 
@@ -1183,7 +1188,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
         if p.tricks_left == 0:
             return terminal_value(p)
         if S.use_bounds:
-            sure_bounds(p, &lo, &hi, crel)
+            sure_bounds(p, &lo, &hi, crel, beta)
             if lo >= beta or hi <= alpha or lo == hi:
                 for s in range(4):
                     rel[s] = crel[s]
@@ -1444,7 +1449,7 @@ cdef class Core:
         cdef int lo, hi
         cdef int rel[4]
         if self.S.p.ntrick == 0 and self.S.p.tricks_left > 0 and self.S.use_bounds:
-            sure_bounds(&self.S.p, &lo, &hi, rel)
+            sure_bounds(&self.S.p, &lo, &hi, rel, INF)
         else:
             static_bounds(&self.S.p, &lo, &hi)
         return lo, hi
