@@ -632,6 +632,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* r
 
     ``lead`` gets the number of tricks he leads in the plan."""
     cdef int q, s, n = 0, rounds, bit, k, most = 0, lost
+    cdef bint kept
     cdef uint32_t other_s, mine, other_t = 0, holders = 0, t, after = 0
     pts[0] = 0
     oud[0] = 0
@@ -687,10 +688,15 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* r
         for k in range(draw):
             t &= ~(1u << tc_msb(t))
         lost = beaten(other_t, t)
+        # camp_sure may already count the Petit as kept
+        kept = petit_kept(p, seat, p.hand[seat][TRUMP], 0)
         if holders and (most > 1 or not (t & 1) or not (t & ~1u)):
             k = beaten(after, t)
             n += lost - k
             pts[0] += (lost - k) * p.np
+            if not kept and petit_kept(p, seat, t, draw):
+                pts[0] += VAL[TRUMP][0] - 1
+                oud[0] += 1
             return n
         pts[0] -= (tc_popcount(t) - lost) * p.np
         if holders:
@@ -707,7 +713,9 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* r
             bit = tc_ctz(t)
             t &= t - 1
             pts[0] += VAL[TRUMP][bit] + p.np - 1
-            if bit == 0:
+            if bit == 0 and kept:
+                pts[0] -= VAL[TRUMP][0] - 1
+            elif bit == 0:
                 oud[0] += 1
     return n
 
@@ -748,6 +756,32 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
     if draw and p.excuse_owner == seat and p.tricks_left < lead[0] + 2:
         n = lead_plan(p, seat, 0, pts, oud, rel, won, lead)
     return n
+
+
+cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw) noexcept nogil:
+    """Whether ``seat``, alone in his camp, holding the Petit and the trumps
+    ``mine``, surely keeps the Petit once ``draw`` rounds of trumps are drawn.
+
+    He never plays the Petit while another trump of his can go (a Petit is
+    never forced before then), and leads a trump whenever he is on lead.  Each
+    of his other trumps he must play then either draws a trump (or the
+    Excuse) from the other players - on his leads and on theirs, and when
+    they overtrump - or wins a ruff, after which he leads one.  So twice as
+    many other trumps as the others' trumps (and Excuse) clear them all first.
+    """
+    cdef int q, phi = 0, k
+    if not (p.hand[seat][TRUMP] & 1):
+        return 0
+    for q in range(p.np):
+        if q == seat:
+            continue
+        if p.camp[q] == p.camp[seat]:
+            return 0
+        if p.hand[q][TRUMP]:
+            k = tc_popcount(p.hand[q][TRUMP]) + (q == p.excuse_owner) - draw
+            if k > 0:
+                phi += k
+    return tc_popcount(mine & ~1u) >= 2 * phi
 
 
 cdef inline int beaten(uint32_t other, uint32_t mine) noexcept nogil:
@@ -821,6 +855,10 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
             pts += VAL[TRUMP][bit] + (p.np - 1 if q == best_q else -1)
     if best_q >= 0:
         pts += (best_n - tc_popcount(masters[best_q])) * p.np
+        if not (masters[best_q] & 1) and petit_kept(p, best_q, p.hand[best_q][TRUMP], 0):
+            # the Petit is among the winning trumps: its value beyond a half-point
+            pts += VAL[TRUMP][0] - 1
+            oud[0] += 1
     ntricks[0] = best_n
     return pts
 

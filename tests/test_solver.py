@@ -9,6 +9,7 @@ import pytest
 
 from reference import minimax
 from tarot_solver import cards, rules
+from tarot_solver.cards import PETIT
 from tarot_solver.rules import PlayState, Trick
 from tarot_solver.solver import Solver
 from tarot_solver.variant import CONTRACTS, FOUR_PLAYERS, THREE_PLAYERS, Variant
@@ -16,15 +17,32 @@ from tarot_solver.variant import CONTRACTS, FOUR_PLAYERS, THREE_PLAYERS, Variant
 N_ENDGAMES = 2400
 
 
-def random_position(rng: random.Random, tricks_left: int, variant: Variant = FOUR_PLAYERS) -> PlayState:
+def random_position(rng: random.Random, tricks_left: int, variant: Variant = FOUR_PLAYERS,
+                    taker_trumps: int = 0) -> PlayState:
     """A random deal, contract, taker and leader, played randomly until
-    ``tricks_left`` tricks remain, plus some cards of the next trick."""
+    ``tricks_left`` tricks remain, plus some cards of the next trick.  With
+    ``taker_trumps`` the taker is dealt the Petit and that many trumps in all
+    (the trump play the sure bounds reason about)."""
     n, size = variant.players, variant.hand_size
     deck = list(range(78))
     rng.shuffle(deck)
     hands = [cards.mask_of(deck[size * i: size * (i + 1)]) for i in range(n)]
     dog = cards.mask_of(deck[n * size:])
     taker = rng.randrange(n)
+    if taker_trumps:
+        trumps = [c for c in range(56, 77) if c != PETIT]
+        wanted = {PETIT, *rng.sample(trumps, taker_trumps - 1)}
+        mine = cards.cards_of(hands[taker])
+        spare = [c for c in mine if c not in wanted]
+        rng.shuffle(spare)
+        for c in wanted - set(mine):
+            swap = (1 << c) | (1 << spare.pop())
+            owner = [i for i in range(n) if hands[i] >> c & 1]
+            if owner:
+                hands[owner[0]] ^= swap
+            else:
+                dog ^= swap
+            hands[taker] ^= swap
     contract = rng.choice(CONTRACTS)
     discard = None
     if contract.taker_takes_dog:
@@ -159,13 +177,17 @@ def test_limits_return_proven_bounds() -> None:
 
 def test_sure_bounds_contain_the_value(solver: Solver) -> None:
     # the bounds the search cuts with, checked directly at trick starts: the
-    # reference decides up to three tricks left, the core (itself checked
-    # against it) beyond; three and four players
+    # reference decides up to three tricks left, beyond that the core with
+    # these bounds switched off (itself checked against the reference); three
+    # and four players
     rng = random.Random(8)
+    unbounded = Solver(64)
+    unbounded.set_options(bounds=False)
     checked = 0
     for i in range(900):
         variant = THREE_PLAYERS if i % 5 == 0 else FOUR_PLAYERS
-        st = random_position(rng, rng.choice((1, 2, 3, 3, 4, 5, 6, 7, 8)), variant)
+        st = random_position(rng, rng.choice((1, 2, 3, 3, 4, 5, 6, 7)), variant,
+                             rng.randrange(4, 12) if i % 3 else 0)
         while st.trick:
             st.play(rng.choice(cards.cards_of(st.legal())))
         if st.over:
@@ -175,7 +197,7 @@ def test_sure_bounds_contain_the_value(solver: Solver) -> None:
         if st.total_tricks - st.tricks_done <= 3:
             exact = minimax(st)
         else:
-            r = solver.solve(st, pv=False)
+            r = unbounded.solve(st, pv=False)
             assert r.complete and r.margin is not None
             exact = int(r.margin * 2)
         assert lo <= exact <= hi, (i, lo, exact, hi)
