@@ -697,6 +697,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* r
             if not kept and petit_kept(p, seat, t, draw):
                 pts[0] += VAL[TRUMP][0] - 1
                 oud[0] += 1
+                won[TRUMP] = 1
             return n
         pts[0] -= (tc_popcount(t) - lost) * p.np
         if holders:
@@ -820,7 +821,8 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
     and holds the Excuse, nothing is counted.  ``oud`` gets the oudlers among
     the masters (the 21, and the Petit when the other camp has no trump),
     ``ntricks`` the number of distinct tricks they surely win, ``masters[q]``
-    each seat's master trumps (none for the other camp's seats).
+    each seat's master trumps and kept Petit (none for the other camp's
+    seats).
     """
     cdef int q, bit, best_q = -1, best_n = -1, n, pts = 0, thr
     cdef uint32_t other = 0, m
@@ -859,6 +861,7 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
             # the Petit is among the winning trumps: its value beyond a half-point
             pts += VAL[TRUMP][0] - 1
             oud[0] += 1
+            masters[best_q] |= 1
     ntricks[0] = best_n
     return pts
 
@@ -915,17 +918,18 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int beta) noexc
                 # counted for each card there
                 sure -= 1
         # the other camp wins at most w tricks, one card of each player in each,
-        # never one of this camp's master trumps nor a card the leader's plan
-        # wins with
+        # never one of this camp's master trumps (nor its kept Petit) nor a
+        # card the leader's plan wins with
         w = p.tricks_left - nsure
         other_ub = 0
         for q in range(p.np):
-            if masters[q] or (q == p.leader and c == lead_camp and ncash):
+            if masters[q] or (q == p.leader and c == lead_camp):
                 lost = vc[q]
                 drop_cards(&lost, TRUMP, masters[q])
                 if q == p.leader and c == lead_camp:
-                    for k in range(NSUITS):
+                    for k in range(4):
                         drop_cards(&lost, k, cashed[k])
+                    drop_cards(&lost, TRUMP, cashed[TRUMP] & ~masters[q])
                 other_ub += top_values(&lost, w)
             else:
                 other_ub += top_values(&vc[q], w)
