@@ -763,14 +763,18 @@ cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw) noexcept 
     """Whether ``seat``, alone in his camp, holding the Petit and the trumps
     ``mine``, surely keeps the Petit once ``draw`` rounds of trumps are drawn.
 
-    He never plays the Petit while another trump of his can go (a Petit is
-    never forced before then), and leads a trump whenever he is on lead.  Each
-    of his other trumps he must play then either draws a trump (or the
-    Excuse) from the other players - on his leads and on theirs, and when
-    they overtrump - or wins a ruff, after which he leads one.  So twice as
-    many other trumps as the others' trumps (and Excuse) clear them all first.
+    He never plays the Petit while another player has a trump (it is never
+    forced while another trump of his can go) and leads a trump whenever he
+    is on lead.  He must play one of his other trumps only (R) when a trump is
+    led: every other holder must play a trump or his Excuse, so there are at
+    most ``most`` such rounds, the largest holding (the Excuse counting as
+    one); (W) to ruff a trick nobody overruffs, after which he leads a trump
+    (R); (O) to ruff a trick someone overruffs, which costs that player a
+    trump.  The R rounds and overruffs use at most ``phi`` of the others'
+    trumps, each R at least one, so W + R + O <= phi + most of his other
+    trumps clear them all first.
     """
-    cdef int q, phi = 0, k
+    cdef int q, phi = 0, most = 0, k
     if not (p.hand[seat][TRUMP] & 1):
         return 0
     for q in range(p.np):
@@ -782,7 +786,9 @@ cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw) noexcept 
             k = tc_popcount(p.hand[q][TRUMP]) + (q == p.excuse_owner) - draw
             if k > 0:
                 phi += k
-    return tc_popcount(mine & ~1u) >= 2 * phi
+                if k > most:
+                    most = k
+    return tc_popcount(mine & ~1u) >= phi + most
 
 
 cdef inline int beaten(uint32_t other, uint32_t mine) noexcept nogil:
