@@ -799,7 +799,15 @@ cdef inline int beaten(uint32_t other, uint32_t mine) noexcept nogil:
     maximum matching of ``other`` above ``mine``, which going up the ranks
     greedily finds."""
     cdef int n = 0, free = 0, bit
-    cdef uint32_t both = other | mine
+    cdef uint32_t both
+    # only the other trumps above my lowest, and mine below their highest, count
+    if not mine:
+        return 0
+    other &= ~(((mine & (~mine + 1)) << 1) - 1)
+    if not other:
+        return 0
+    mine &= (1u << tc_msb(other)) - 1
+    both = other | mine
     while both:
         bit = tc_ctz(both)
         both &= both - 1
