@@ -1102,12 +1102,16 @@ cdef inline Entry* tt_find(Search* S, Key* key, int* lo, int* hi, uint64_t* mask
     cdef Entry* e
     cdef Entry* found = NULL
     cdef int i, fw = -1
+    cdef uint32_t hits = 0
     lo[0] = -INF
     hi[0] = INF
     mask[0] = 0
+    # the tag line first, in a loop the compiler vectorises
     for i in range(WAYS):
-        if (b.meta[i] & 0xFFFFFF00u) != tag:
-            continue
+        hits |= (<uint32_t>((b.meta[i] & 0xFFFFFF00u) == tag)) << i
+    while hits:
+        i = tc_ctz(hits)
+        hits &= hits - 1
         e = &b.e[i]
         if coarse_eq(e, key) and (fine_diff(e, key) & e.mask) == 0:
             if e.lo > lo[0] or e.hi < hi[0]:
