@@ -1502,13 +1502,14 @@ cdef class Core:
             return terminal_value(&self.S.p)
         return None
 
-    def bounds(self):
+    def bounds(self, bint sure=True):
         """Proven (low, high) bounds on the value without search: the sure-point
-        bounds at a trick start, the static ones (nothing more is lost, at
-        most everything is won) inside a trick or with the bounds switched off."""
+        bounds at a trick start, else (inside a trick, with the bounds switched
+        off, or ``sure`` false) the static ones: nothing more is lost, at most
+        everything is won."""
         cdef int lo, hi
         cdef int rel[4]
-        if self.S.p.ntrick == 0 and self.S.p.tricks_left > 0 and self.S.use_bounds:
+        if sure and self.S.p.ntrick == 0 and self.S.p.tricks_left > 0 and self.S.use_bounds:
             sure_bounds(&self.S.p, &lo, &hi, rel, INF)
         else:
             static_bounds(&self.S.p, &lo, &hi)

@@ -128,14 +128,20 @@ class Solver:
     def _exact(self, budget: _Budget) -> Tuple[int, int]:
         """Proven (low, high) bounds on the value; equal when the search completed.
 
-        The first probe is at 0 (make/fail), then bisection of the proven interval.
+        The first probe is at 0 (make/fail), then bisection of the proven
+        interval from the static bounds: the sure bounds are tighter, but
+        bisecting from them took more nodes (157 M against 145 M on 17
+        positions with 12 tricks left; probes far from the value are cheap).
+        A search stopped by a limit still reports the sure bounds where they
+        are tighter.
         """
-        lo, hi = self._core.bounds()
+        lo, hi = self._core.bounds(sure=False)
         beta = min(max(0, lo + 1), hi)
         while lo < hi:
             v, ok = self._probe(beta, budget)
             if not ok:
-                break
+                sure_lo, sure_hi = self._core.bounds()
+                return max(lo, sure_lo), min(hi, sure_hi)
             if v >= beta:
                 lo = v
             else:
