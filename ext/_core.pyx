@@ -20,8 +20,10 @@ search below is fail-soft alpha-beta over single card plays with:
   same value) and *value choice* (once the camp winning the trick is settled, a
   run of touching cards gives its most valuable card to its own camp's trick and
   its cheapest to the other's);
-* quick bounds from the points and oudlers still in play and from the tricks the
-  side on lead can cash;
+* sure-point bounds at each trick start from what each camp is sure of: the
+  trumps the other camp cannot beat (a maximum matching), the leader drawing
+  trumps and cashing plain masters, a Petit kept by trump length, the Excuse;
+  the other camp then gets at most its best cards in the tricks left to it;
 * null-window probes: make/fail is one probe at 0, the exact value a bisection
   of fail-soft probes sharing the table.
 """
