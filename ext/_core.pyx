@@ -635,7 +635,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* r
     ``lead`` gets the number of tricks he leads in the plan."""
     cdef int q, s, n = 0, rounds, bit, k, most = 0, lost
     cdef bint kept
-    cdef uint32_t other_s, mine, other_t = 0, holders = 0, t, after = 0
+    cdef uint32_t other_s, mine, other_t = 0, holders = 0, t, after = 0, after2 = 0
     pts[0] = 0
     oud[0] = 0
     for s in range(NSUITS):
@@ -654,6 +654,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* r
                 for k in range(tc_popcount(t) - rounds):
                     t &= t - 1
                 after |= t
+                after2 |= t & (t - 1)
     for s in range(4):
         rel[s] = NO_REL
         mine = p.hand[seat][s]
@@ -694,6 +695,14 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* r
         kept = petit_kept(p, seat, p.hand[seat][TRUMP], 0)
         if holders and (most > 1 or not (t & 1) or not (t & ~1u)):
             k = beaten(after, t)
+            if t & ~1u:
+                # or one more trump lead, his lowest but the Petit: every
+                # holder must play a trump, keeping his highest others
+                bit = tc_ctz(t & ~1u)
+                rounds = 1 + beaten(after2, t & ~(1u << bit))
+                if rounds < k:
+                    k = rounds
+                    lead[0] += 1
             n += lost - k
             pts[0] += (lost - k) * p.np
             if not kept and petit_kept(p, seat, t, draw):
@@ -736,7 +745,8 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
     fewer trumps are left to beat his other trumps (they keep their highest);
     when each has at most one left, one more trump lead (not the Petit)
     clears them, and with none left all his trumps win, the Petit too (then
-    counted in ``oud``).  A cash holds no trump and the leader plays one card
+    counted in ``oud``); else one more trump lead may still leave fewer to
+    beat his others (each holder must play one).  A cash holds no trump and the leader plays one card
     per trick, so these tricks never overlap camp_sure's.  ``pts`` gets each
     winning card plus one half-point for each other card (every card is worth
     at least that; an Excuse gives its winners one), ``won`` the leader's
