@@ -627,13 +627,19 @@ cdef inline void static_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     hi[0] = p.taker_hp + rem - p.tgt[p.fixed + noud]
 
 
+cdef inline int trumps_left(Pos* p, int q, int draw) noexcept nogil:
+    """At most how many trumps ``q`` still holds after ``draw`` rounds of trump
+    leads, each taking one of his (an Excuse played instead saves one)."""
+    return tc_popcount(p.hand[q][TRUMP]) + (q == p.excuse_owner) - draw
+
+
 cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* rel,
                           uint32_t* won, int* lead) noexcept nogil:
     """Tricks the player on lead surely wins by drawing ``draw`` rounds of his
     master trumps, then cashing plain masters (see :func:`cash_plain`).
 
     ``lead`` gets the number of tricks he leads in the plan."""
-    cdef int q, s, n = 0, rounds, bit, k, most = 0, lost
+    cdef int q, s, n = 0, rounds, bit, k, most = 0, lost, again
     cdef bint kept
     cdef uint32_t other_s, mine, other_t = 0, holders = 0, t, after = 0, after2 = 0
     pts[0] = 0
@@ -643,9 +649,8 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* r
     for q in range(p.np):
         if q != seat and p.hand[q][TRUMP]:
             other_t |= p.hand[q][TRUMP]
-            # at most this many trumps left after the drawing rounds, the
-            # highest ones (an Excuse played instead of a trump saves one)
-            rounds = tc_popcount(p.hand[q][TRUMP]) + (q == p.excuse_owner) - draw
+            # the highest ones are left after the drawing rounds
+            rounds = trumps_left(p, q, draw)
             if rounds > 0:
                 holders |= 1u << q
                 if rounds > most:
@@ -699,9 +704,9 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* r
                 # or one more trump lead, his lowest but the Petit: every
                 # holder must play a trump, keeping his highest others
                 bit = tc_ctz(t & ~1u)
-                rounds = 1 + beaten(after2, t & ~(1u << bit))
-                if rounds < k:
-                    k = rounds
+                again = 1 + beaten(after2, t & ~(1u << bit))
+                if again < k:
+                    k = again
                     lead[0] += 1
             n += lost - k
             pts[0] += (lost - k) * p.np
@@ -795,7 +800,7 @@ cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw) noexcept 
         if p.camp[q] == p.camp[seat]:
             return 0
         if p.hand[q][TRUMP]:
-            k = tc_popcount(p.hand[q][TRUMP]) + (q == p.excuse_owner) - draw
+            k = trumps_left(p, q, draw)
             if k > 0:
                 phi += k
                 if k > most:
