@@ -271,6 +271,8 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:
     lines.append(f"  taker's camp has {points(state.taker_hp)} points so far")
     if "margin" not in r:
         verdict = {True: "contract MADE", False: "contract FAILS", None: "undecided"}[r["made"]]
+        if not r["complete"]:
+            verdict += " (margin between {} and {})".format(*map(_signed, r["margin_bounds"]))
     elif r["margin"] is not None:
         verdict = f"margin {_signed(r['margin'])}: contract {'made' if r['made'] else 'fails'}"
         if r.get("taker_points") is not None:

@@ -154,6 +154,43 @@ def test_replay_rejects_incomplete_and_multiple(deal_obj: Any, write: Any) -> No
     assert_one_line_error(result.exit_code, result.stdout, result.stderr, "expected one deal record, found 20")
 
 
+# solve -------------------------------------------------------------------------------
+
+
+def test_solve_midgame_text_shows_verdict_and_line() -> None:
+    result = run(["solve", str(EXAMPLES / "midgame.json")])
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "double-dummy: margin +30.0: contract made (taker ends with 71.0 points, 2 oudlers)" in out
+    assert "optimal line:" in out and "trick 18:" in out
+
+
+def test_solve_midgame_json_and_card_values_agree() -> None:
+    plain = json.loads(run(["solve", str(EXAMPLES / "midgame.json"), "--json"]).stdout)
+    assert (plain["margin"], plain["made"], plain["complete"]) == (30.0, True, True)
+    cards = json.loads(run(["solve", str(EXAMPLES / "midgame.json"), "--all-cards", "--json"]).stdout)["cards"]
+    assert max(cards.values()) == plain["margin"] and plain["pv"][0] in cards
+    made = json.loads(run(["solve", str(EXAMPLES / "midgame.json"), "--made-only", "--json"]).stdout)
+    assert made["made"] is True and made["complete"] is True and "margin" not in made
+
+
+@pytest.mark.parametrize("extra", [[], ["--made-only"]])
+def test_solve_stopped_by_a_limit_reports_proven_bounds(extra: List[str]) -> None:
+    result = run(["solve", str(EXAMPLES / "deal.json"), "--nodes", "20000", *extra])
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.stdout.splitlines() if x.startswith("double-dummy:"))
+    assert "undecided" in line and "margin between" in line and "stopped by a limit" in line
+    out = json.loads(run(["solve", str(EXAMPLES / "deal.json"), "--nodes", "20000", "--json", *extra]).stdout)
+    lo, hi = out["margin_bounds"]
+    assert out["complete"] is False and out["made"] is None and lo < 0 <= hi
+    assert f"margin between {lo:+.1f} and {hi:+.1f}" in line
+
+
+def test_solve_all_cards_and_made_only_exclude_each_other() -> None:
+    result = run(["solve", str(EXAMPLES / "midgame.json"), "--all-cards", "--made-only"])
+    assert result.exit_code == 2 and "exclude each other" in result.stderr
+
+
 def test_missing_file() -> None:
     result = run(["replay", "no/such/file.json"])
     assert_one_line_error(result.exit_code, result.stdout, result.stderr,
