@@ -780,18 +780,19 @@ cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw) noexcept 
     """Whether ``seat``, alone in his camp, holding the Petit and the trumps
     ``mine``, surely keeps the Petit once ``draw`` rounds of trumps are drawn.
 
-    He never plays the Petit while another player has a trump (it is never
-    forced while another trump of his can go) and leads a trump whenever he
-    is on lead.  He must play one of his other trumps only (R) when a trump is
-    led: every other holder must play a trump or his Excuse, so there are at
-    most ``most`` such rounds, the largest holding (the Excuse counting as
-    one); (W) to ruff a trick nobody overruffs, after which he leads a trump
-    (R); (O) to ruff a trick someone overruffs, which costs that player a
-    trump.  The R rounds and overruffs use at most ``phi`` of the others'
-    trumps, each R at least one, so W + R + O <= phi + most of his other
-    trumps clear them all first.
+    True when his other trumps are at least ``phi``, the others' trumps (each
+    holder's Excuse counting as one).  His plan, whatever else he plays: when
+    a plain suit is led that he cannot follow, nobody has trumped yet and
+    everyone after him must follow or holds no trump, he ruffs with the
+    Petit, which then wins; otherwise he never plays the Petit while another
+    player holds a trump.  Then each trick in which he must give one of his
+    other trumps costs the others at least one of theirs: a trump lead makes
+    every holder play a trump or his Excuse, and a ruff not covered by the
+    first rule is one where someone trumped before him or a later player,
+    void, must trump (or play his Excuse).  So he never runs out of other
+    trumps before they do, and the Petit only falls where it wins.
     """
-    cdef int q, phi = 0, most = 0, k
+    cdef int q, phi = 0, k
     if not (p.hand[seat][TRUMP] & 1):
         return 0
     for q in range(p.np):
@@ -803,9 +804,7 @@ cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw) noexcept 
             k = trumps_left(p, q, draw)
             if k > 0:
                 phi += k
-                if k > most:
-                    most = k
-    return tc_popcount(mine & ~1u) >= phi + most
+    return tc_popcount(mine & ~1u) >= phi
 
 
 cdef inline int beaten(uint32_t other, uint32_t mine) noexcept nogil:

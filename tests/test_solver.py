@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import List
+from typing import Dict, List
 
 import pytest
 
 from reference import minimax
 from tarot_solver import cards, rules
-from tarot_solver.cards import PETIT
+from tarot_solver.cards import EXCUSE, PETIT
 from tarot_solver.rules import PlayState, Trick
 from tarot_solver.solver import Solver
 from tarot_solver.variant import CONTRACTS, FOUR_PLAYERS, THREE_PLAYERS, Variant
@@ -203,6 +203,74 @@ def test_sure_bounds_contain_the_value(solver: Solver) -> None:
         assert lo <= exact <= hi, (i, lo, exact, hi)
         checked += 1
     assert checked > 800
+
+
+def petit_saved(state: PlayState, memo: Dict) -> bool:
+    """Whether the taker, alone, can make sure the Petit ends in his camp (plain minimax)."""
+    settled = state.oudler_camp.get(PETIT)
+    if settled is not None or state.over:
+        return settled is True
+    k = (tuple(state.hands), state.leader, tuple(state.trick), state.won_all(False), state.won_all(True))
+    if k not in memo:
+        results = []
+        for card in cards.cards_of(state.legal()):
+            child = state.copy()
+            child.play(card)
+            results.append(petit_saved(child, memo))
+        memo[k] = any(results) if state.camps[state.to_play] else all(results)
+    return memo[k]
+
+
+def test_petit_kept_rule_holds_against_every_defence() -> None:
+    # the rule the sure bounds count the Petit with (ext/_core.pyx, petit_kept):
+    # a taker alone whose other trumps are at least the others' trumps (a
+    # holder's Excuse counting as one) keeps it; checked by a minimax whose only
+    # question is where the Petit ends, on positions built so that the rule
+    # just holds, with plain cards in two or three suits (ruffs everywhere)
+    rng = random.Random(21)
+    checked = beyond_old = 0
+    for i in range(400):
+        variant = THREE_PLAYERS if i % 4 == 0 else FOUR_PLAYERS
+        n, tricks = variant.players, rng.choice((2, 3, 4, 4))
+        taker, leader = rng.randrange(n), rng.randrange(n)
+        trumps = [c for c in range(PETIT + 1, PETIT + 21)]
+        plain = [c for c in range(56) if c // 14 < rng.choice((2, 3))]
+        rng.shuffle(trumps)
+        rng.shuffle(plain)
+        mine = rng.randrange(1, tricks)
+        hands = [0] * n
+        hands[taker] = cards.mask_of([PETIT] + trumps[:mine] + plain[:tricks - 1 - mine])
+        del trumps[:mine], plain[:tricks - 1 - mine]
+        budget = mine  # the others' trumps, a holder's Excuse counting as one
+        excuse = rng.random() < 0.5
+        for q in range(n):
+            if q == taker:
+                continue
+            k = rng.randint(0, min(budget, tricks))
+            budget -= k
+            got = trumps[:k]
+            del trumps[:k]
+            if excuse and k and budget and k < tricks:
+                got.append(EXCUSE)
+                budget -= 1
+                excuse = False
+            need = tricks - len(got)
+            got += plain[:need]
+            del plain[:need]
+            hands[q] = cards.mask_of(got)
+        camps = tuple(q == taker for q in range(n))
+        assert sum(map(cards.count, hands)) == n * tricks
+        st = PlayState(hands=hands, camps=camps, leader=leader, variant=variant,
+                       tricks=[Trick(taker, [], taker)])  # the taker has won a trick: no defence slam
+        held = [sum(h >> c & 1 for c in range(PETIT + 1, PETIT + 21)) + (h >> EXCUSE & 1) for h in hands]
+        others = [held[q] for q in range(n) if q != taker and held[q]]
+        if not others:
+            continue
+        assert held[taker] - (hands[taker] >> EXCUSE & 1) >= sum(others)
+        assert petit_saved(st, {}), (i, [cards.sorted_tokens(h) for h in hands], leader, taker)
+        checked += 1
+        beyond_old += held[taker] < sum(others) + max(others)
+    assert checked > 300 and beyond_old > 250, (checked, beyond_old)
 
 
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
