@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
@@ -20,6 +21,12 @@ from tarot_solver.records import DealRecord
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+
+
+def default_sigint() -> None:
+    """For a child process: Ctrl-C's default disposition, even when the test run
+    was started in the background (which makes it inherit an ignored SIGINT)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def load_json(name: str) -> Dict[str, Any]:

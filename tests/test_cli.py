@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from tarot_solver import __version__
 from tarot_solver.cli import main
 
-from conftest import EXAMPLES, BadInput
+from conftest import EXAMPLES, BadInput, default_sigint
 
 
 def run(args: List[str], stdin: str = "") -> Any:
@@ -205,7 +205,8 @@ def test_missing_file() -> None:
 def test_ctrl_c_stops_a_long_run_cleanly(args: List[str]) -> None:
     # the search runs without the GIL: the core itself must notice Ctrl-C
     proc = subprocess.Popen([sys.executable, "-m", "tarot_solver", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir())
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir(),
+                            preexec_fn=default_sigint)
     time.sleep(3)  # imported and searching: both take minutes
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=10)

@@ -30,7 +30,7 @@ from tarot_solver.history import AnalysisOptions, GameAnalysis, Summary, analyze
 from tarot_solver.records import DealRecord, iter_records, read_records
 from tarot_solver.solver import Solver
 
-from conftest import EXAMPLES, ROOT
+from conftest import EXAMPLES, ROOT, default_sigint
 
 HISTORY = EXAMPLES / "history.jsonl"
 TAROTCLUB = ROOT / "tests" / "data" / "tarotclub"
@@ -302,7 +302,8 @@ def test_interrupt_leaves_whole_lines_and_resume_completes(small_history: Path, 
     out = tmp_path / "out.jsonl"
     args = [sys.executable, "-m", "tarot_solver", "analyze", str(small_history), "-o", str(out),
             "--nodes", str(NODES), "-j", "1"]
-    proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_sigint)
     deadline = time.monotonic() + 60
     while (not out.exists() or out.read_text().count("\n") < 2) and time.monotonic() < deadline:
         time.sleep(0.02)
