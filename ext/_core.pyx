@@ -677,9 +677,12 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* r
         while mine and rounds > 0:
             bit = tc_msb(mine)
             if other_s >> bit:
-                bit = tc_msb(other_s)
-                if bit < rel[s]:
-                    rel[s] = bit
+                # the card that stops the cash counts only where one more cash
+                # could lower the bound: by making the leader's Excuse late
+                if p.excuse_owner == seat:
+                    bit = tc_msb(other_s)
+                    if bit < rel[s]:
+                        rel[s] = bit
                 break
             rel[s] = bit
             mine &= ~(1u << bit)
@@ -758,8 +761,10 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
     winning cards counted here, by suit, and ``lead`` the tricks he leads
     before he is free to play his own Excuse, which must not be kept to the
     last trick (else no drawing).  ``rel[s]`` gets the lowest rank the count
-    rests on in suit ``s`` (NO_REL if none): the cards cashed and the other
-    players' best card that stops the cash.
+    rests on in suit ``s`` (NO_REL if none): the cards cashed (the leader's
+    cards at those ranks win wherever the lower cards lie) and, when the
+    leader holds the Excuse, the other players' best card that stops the cash
+    (elsewhere one more cash could only raise the count).
     """
     cdef int q, n, draw = 0
     cdef uint32_t other_t = 0
@@ -1266,8 +1271,10 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
         if S.use_bounds:
             sure_bounds(p, &lo, &hi, crel, beta)
             if lo >= beta or hi <= alpha or lo == hi:
-                for s in range(4):
-                    rel[s] = crel[s]
+                # only the bound of the leader's camp rests on his plan's ranks
+                if lo == hi or (lo >= beta) == (p.camp[p.leader] == 1):
+                    for s in range(4):
+                        rel[s] = crel[s]
                 return lo if lo >= beta or lo == hi else hi
         if S.use_table:
             make_key(p, &key)
