@@ -173,13 +173,29 @@ def narrow(before: HalfBounds, after: HalfBounds, taker: bool) -> Tuple[HalfBoun
 
     A player can do no better than his best card: when the taker's camp plays the
     card between them, ``before >= after``; when the defence does, ``before <= after``.
-    Along a game, one pass back then one pass forward reach the fixed point: each
-    bound only travels along a run of cards of one camp, in one direction.
     """
     (lo0, hi0), (lo1, hi1) = before, after
     if taker:
         return (max(lo0, lo1), hi0), (lo1, min(hi1, hi0))
     return (lo0, min(hi0, hi1)), (max(lo1, lo0), hi1)
+
+
+def settle(values: List[HalfBounds], taker_plays: List[bool], forced: List[bool]) -> None:
+    """Narrow the bounds along a game until nothing changes: :func:`narrow` around
+    each card, and around a forced card (the only legal one) both positions have
+    the same value, so both get the intersection of their bounds."""
+    changed = True
+    while changed:
+        changed = False
+        for i in list(range(len(taker_plays))) + list(reversed(range(len(taker_plays)))):
+            if forced[i]:
+                both = (max(values[i][0], values[i + 1][0]), min(values[i][1], values[i + 1][1]))
+                pair = (both, both)
+            else:
+                pair = narrow(values[i], values[i + 1], taker_plays[i])
+            if pair != (values[i], values[i + 1]):
+                values[i], values[i + 1] = pair
+                changed = True
 
 
 def card_cost(before: HalfBounds, after: HalfBounds, taker: bool) -> HalfBounds:
@@ -229,8 +245,8 @@ def analyze_game(record: DealRecord, options: AnalysisOptions = AnalysisOptions(
                                 node_limit=options.node_limit or None).pv
             if line:
                 best[i] = line[0]
-    for i, by_taker in enumerate(taker_plays):
-        values[i], values[i + 1] = narrow(values[i], values[i + 1], by_taker)
+    forced = [count(p.legal()) == 1 for p in positions]
+    settle(values, taker_plays, forced)
 
     mistakes: List[Mistake] = []
     undecided = 0

@@ -26,7 +26,7 @@ from tarot_solver import history
 from tarot_solver.cards import card_token, count
 from tarot_solver.cli import main
 from tarot_solver.errors import RecordError
-from tarot_solver.history import AnalysisOptions, GameAnalysis, Summary, analyze_game, card_cost, narrow
+from tarot_solver.history import AnalysisOptions, GameAnalysis, Summary, analyze_game, card_cost, narrow, settle
 from tarot_solver.records import DealRecord, iter_records, read_records
 from tarot_solver.solver import Solver
 
@@ -111,6 +111,15 @@ def test_exact_values_and_costs_match_every_card_solved(game: DealRecord,
         state.play(card)
     assert all(i < 48 for i in errors)
     assert result.values[-1] == (state.margin_hp(),) * 2
+
+
+def test_settle_equalises_forced_cards_both_ways() -> None:
+    # a defender's forced card, then a taker's card whose solved position narrows
+    # the forced card's "after" side: a single forward pass of narrow() would
+    # leave the two positions around the forced card with different bounds
+    values = [(-30, -16), (-30, -16), (-24, -22)]
+    settle(values, [False, True], [True, False])
+    assert values == [(-24, -16), (-24, -16), (-24, -22)]
 
 
 @pytest.mark.parametrize("game", GAMES[:3], ids=lambda g: g.id)
