@@ -91,6 +91,7 @@ DEF WAYS = 32
 DEF INF = 10000
 DEF NO_EXCUSE = 7
 DEF NO_REL = 10         # relevance threshold when only the honours (bits 10-13) count
+DEF CHOICE = 0x100      # flag on a move's run: the move is a value choice among its cards
 
 cdef int SUIT_LEN[5]
 SUIT_LEN[:] = [14, 14, 14, 14, 21]
@@ -377,8 +378,9 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
 
     For partition search: ``runlo``/``runhi`` get the lowest and highest rank
     bit of the run each plain-suit move stands for (-1 for trumps and the
-    Excuse), and ``vrel[s]`` the rank bit of the card whose beating decided a
-    value choice among cards of different values in suit ``s`` (NO_REL if none).
+    Excuse; ``runhi`` has CHOICE set when the move is a value choice), and
+    ``vrel[s]`` the rank bit of the card whose beating decided a value choice
+    among cards of different values in suit ``s`` (NO_REL if none).
     """
     cdef Pos* p = &S.p
     cdef int seat = seat_at(p, p.ntrick)
@@ -470,7 +472,7 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
                         j = bit
                 moves[n] = card_of(s, j)
                 runlo[n] = run_start if s < TRUMP else -1
-                runhi[n] = rhi
+                runhi[n] = rhi | CHOICE
                 v = VAL[s][j]
                 if q == mycamp:
                     scores[n] = 2000 + v * 16 + trick_pts
@@ -1237,6 +1239,61 @@ cdef int terminal_value(Pos* p) noexcept nogil:
     return p.taker_hp - p.tgt[p.fixed]
 
 
+cdef inline int split_choice(Search* S, int move, int* runlo, int* runhi, int rank, int alpha,
+                             int beta, int* crel) noexcept nogil:
+    """A value choice whose run straddles ``rank`` in a node where every card
+    was refuted: search the choice of the other part of the run too, so that
+    the result need not rest on the ranks below ``rank``.
+
+    The run's cards at or above ``rank`` keep their owner in every position the
+    result serves, so they still touch and the same choice holds among them;
+    those below are low cards the owner may hold elsewhere.  If the cheapest
+    card was given (a trick to the other camp), it stands for the part below
+    and the cheapest card at or above ``rank`` is searched for the part above;
+    if the most valuable (a trick to its own camp), it stands for the part
+    above and the best card below is searched.  ``runlo``/``runhi`` shrink to
+    the part ``move`` still stands for; ``crel`` gets what the new search rests
+    on, plus ``runlo``'s old value where the part below would straddle again.
+    Returns the searched value (a value no player prefers when the other part
+    holds no card, so that nothing is searched).
+    """
+    cdef Pos* p = &S.p
+    cdef int s = move // 14, seat = seat_at(p, p.ntrick), v, k, low = -1
+    cdef uint32_t cards
+    if move % 14 == runlo[0]:
+        cards = p.hand[seat][s] & ((2u << (runhi[0] & 0xFF)) - 1) & ~((1u << rank) - 1)
+        runhi[0] = (rank - 1) | CHOICE
+    else:
+        cards = p.hand[seat][s] & ((1u << rank) - 1) & ~((1u << runlo[0]) - 1)
+        low = runlo[0]
+        runlo[0] = rank
+    for k in range(4):
+        crel[k] = NO_REL
+    if not cards:
+        return -INF if p.camp[seat] else INF
+    v = child(S, card_of(s, tc_ctz(cards) if low < 0 else tc_msb(cards)), alpha, beta, crel)
+    if low >= 0 and low < crel[s] < rank:
+        # the part below is searched once and no longer tracked
+        crel[s] = low
+    return v
+
+
+cdef inline int child(Search* S, int card, int alpha, int beta, int* crel) noexcept nogil:
+    """Value of playing ``card``; ``crel`` gets the ranks it rests on, the
+    winning card's included when the card ends a trick won in its suit."""
+    cdef Pos* p = &S.p
+    cdef Undo* u
+    cdef int v
+    make(p, card)
+    v = ab(S, alpha, beta, crel)
+    u = &p.undo[p.ply - 1]
+    if u.completed and u.win_card < 56 and u.win_card % 14 < crel[u.win_card // 14]:
+        # the trick went to the highest card of its suit: that rank counts
+        crel[u.win_card // 14] = u.win_card % 14
+    unmake(p)
+    return v
+
+
 cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     """Fail-soft alpha-beta.  ``rel[s]`` gets the lowest rank bit of plain suit
     ``s`` the returned bound depends on (partition search): swapping lower
@@ -1254,7 +1311,6 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef Key key
     cdef Entry* e = NULL
     cdef uint64_t emask
-    cdef Undo* u
     cdef int64_t nodes0
     for s in range(4):
         rel[s] = NO_REL
@@ -1302,13 +1358,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     n = gen_moves(S, moves, scores, tt_move, runlo, runhi, vrel)
     best = -INF if maximize else INF
     for i in range(n):
-        make(p, moves[i])
-        v = ab(S, alpha, beta, crel)
-        u = &p.undo[p.ply - 1]
-        if u.completed and u.win_card < 56 and u.win_card % 14 < crel[u.win_card // 14]:
-            # the trick went to the highest card of its suit: that rank counts
-            crel[u.win_card // 14] = u.win_card % 14
-        unmake(p)
+        v = child(S, moves[i], alpha, beta, crel)
         if S.aborted:
             return 0
         if maximize:
@@ -1339,11 +1389,19 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
         while changed:
             changed = 0
             for i in range(n):
-                if runlo[i] >= 0:
-                    s = moves[i] // 14
-                    if runlo[i] < rel[s] <= runhi[i]:
-                        rel[s] = runlo[i]
-                        changed = 1
+                s = moves[i] // 14
+                if runlo[i] < 0 or not runlo[i] < rel[s] <= (runhi[i] & 0xFF):
+                    continue
+                changed = 1
+                if not runhi[i] & CHOICE:
+                    rel[s] = runlo[i]
+                    continue
+                v = split_choice(S, moves[i], &runlo[i], &runhi[i], rel[s], alpha, beta, crel)
+                if S.aborted:
+                    return 0
+                if (maximize and v > best) or (not maximize and v < best):
+                    best = v
+                rel_union(rel, crel)
     if narrowed:
         rel_union(rel, erel)
     if p.ntrick == 0 and S.use_table:
