@@ -1393,7 +1393,8 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                 if runlo[i] < 0 or not runlo[i] < rel[s] <= (runhi[i] & 0xFF):
                     continue
                 changed = 1
-                if not runhi[i] & CHOICE:
+                if not runhi[i] & CHOICE or not (S.use_table and S.use_partition):
+                    # (the split's search only pays where entries are shared)
                     rel[s] = runlo[i]
                     continue
                 v = split_choice(S, moves[i], &runlo[i], &runhi[i], rel[s], alpha, beta, crel)
