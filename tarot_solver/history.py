@@ -229,9 +229,10 @@ def analyze_game(record: DealRecord, options: AnalysisOptions = AnalysisOptions(
     values: List[HalfBounds] = [unknown] * len(played) + [(final.margin_hp(),) * 2]
     first = (options.first_trick - 1) * final.players
     best: Dict[int, int] = {}
+    forced = [count(p.legal()) == 1 for p in positions]
     for i in reversed(range(len(played))):
         position = positions[i]
-        if count(position.legal()) == 1:
+        if forced[i]:
             values[i] = values[i + 1]
             continue
         if i < first:
@@ -245,7 +246,6 @@ def analyze_game(record: DealRecord, options: AnalysisOptions = AnalysisOptions(
                                 node_limit=options.node_limit or None).pv
             if line:
                 best[i] = line[0]
-    forced = [count(p.legal()) == 1 for p in positions]
     settle(values, taker_plays, forced)
 
     mistakes: List[Mistake] = []
