@@ -522,9 +522,10 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
                             # only a ruff (or no one) can beat it: first (make/fail
                             # on the 52 full deals within 20 s: 26 -> 31 answered)
                             sc += 100
-                    elif win_camp == mycamp:
-                        sc = 1200 + v * 16
                     else:
+                        # a loss, or points onto a partner's card that a later
+                        # opponent may still beat (else this were a value
+                        # choice): cheapest first (14 left: -15 % nodes)
                         sc = 800 - v * 16 - bit
                     scores[n] = sc
                     n += 1
