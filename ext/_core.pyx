@@ -512,7 +512,9 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
                         if not (others >> bit):
                             sc = 600 + v * 8
                         else:
-                            sc = 400 - v * 8 - bit
+                            # from the longest plain suit first (16 left: -31 %
+                            # nodes on the answered positions; full deals -9 %)
+                            sc = 400 - v * 8 - bit + (4 * tc_popcount(p.hand[seat][s]) if s < TRUMP else 0)
                         if s == TRUMP and mycamp == 1 and (others >> bit or p.tricks_left < 15):
                             # the taker's trump leads last (measured -34 % nodes),
                             # but for his masters early in the deal (answered
