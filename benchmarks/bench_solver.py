@@ -4,6 +4,9 @@
     python benchmarks/bench_solver.py frontier [--depths 6,8,10] [--deals N] [--time-limit S]
     python benchmarks/bench_solver.py nodes --depth 10 [--deals N]   # node counts only
 
+``--node-limit N`` stops each position at N nodes instead of (or besides) the
+time limit, ``--only 3,5,8`` keeps those deal indices.
+
 ``full`` solves the benchmark deals (``benchmarks/deals.jsonl``) from the first
 lead; ``frontier`` solves positions cut from the same deals with k tricks left (a
 seeded random legal prefix).  Both report median, 95th percentile and max time,
@@ -22,7 +25,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -54,6 +57,13 @@ def positions(depth: int, count: int) -> List[PlayState]:
     return out
 
 
+def pick(states: List[PlayState], only: Optional[str]) -> List[PlayState]:
+    """The states whose indices are listed in ``only`` (all when None)."""
+    if not only:
+        return states
+    return [states[int(i)] for i in only.split(",")]
+
+
 def pct(xs: List[float], q: float) -> float:
     xs = sorted(xs)
     if not xs:
@@ -62,15 +72,16 @@ def pct(xs: List[float], q: float) -> float:
     return xs[i]
 
 
-def run(states: List[PlayState], mode: str, time_limit: float, table_mb: int, verbose: bool) -> Dict:
+def run(states: List[PlayState], mode: str, time_limit: float, table_mb: int, verbose: bool,
+        node_limit: Optional[int] = None) -> Dict:
     solver = Solver(table_mb)
     times, nodes, answered, probes, hits = [], [], 0, 0, 0
     for i, st in enumerate(states):
         solver.clear()
         if mode == "made":
-            r = solver.made(st, time_limit=time_limit)
+            r = solver.made(st, time_limit=time_limit, node_limit=node_limit)
         else:
-            r = solver.solve(st, time_limit=time_limit, pv=False)
+            r = solver.solve(st, time_limit=time_limit, node_limit=node_limit, pv=False)
         ok = r.complete
         answered += ok
         times.append(r.seconds if ok else max(r.seconds, time_limit))
@@ -114,6 +125,8 @@ def main() -> None:
     ap.add_argument("--mode", choices=["made", "exact", "both"], default="both")
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--table-mb", type=int, default=512)
+    ap.add_argument("--node-limit", type=int, help="nodes per position (repeatable on a busy machine)")
+    ap.add_argument("--only", help="comma-separated deal indices to keep (after --deals)")
     ap.add_argument("--json", help="also write the rows to this file")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
@@ -122,19 +135,20 @@ def main() -> None:
     print(f"# {time.strftime('%Y-%m-%d %H:%M')} time limit {a.time_limit}s, table {a.table_mb} MB")
     print(HEADER)
     if a.what == "nodes":
-        states = positions(a.depth, a.deals)
+        states = pick(positions(a.depth, a.deals), a.only)
         for m in modes:
-            row = run(states, m, a.time_limit, a.table_mb, a.verbose)
+            row = run(states, m, a.time_limit, a.table_mb, a.verbose, a.node_limit)
             rows.append(dict(row, depth=a.depth))
             print(fmt(row, f"{a.depth} left") + f" nodes {row['total_nodes']:,}", flush=True)
     else:
         depths = [18] if a.what == "full" else [int(d) for d in a.depths.split(",")]
         for d in depths:
-            states = positions(d, a.deals)
+            states = pick(positions(d, a.deals), a.only)
             for m in modes:
-                row = run(states, m, a.time_limit, a.table_mb, a.verbose)
+                row = run(states, m, a.time_limit, a.table_mb, a.verbose, a.node_limit)
                 rows.append(dict(row, depth=d))
-                print(fmt(row, "full deals" if d == 18 else f"{d} tricks left"), flush=True)
+                print(fmt(row, "full deals" if d == 18 else f"{d} tricks left") + f" nodes {row['total_nodes']:,}",
+                      flush=True)
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=1))
 
