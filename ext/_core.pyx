@@ -372,11 +372,11 @@ cdef inline int can_beat(Pos* p, int seat, int best_card) noexcept nogil:
     return (p.hand[seat][best_card // 14] >> (best_card % 14 + 1)) != 0
 
 
-cdef inline bint overtaken(Pos* p, int mycamp, int s, int bit) noexcept nogil:
+cdef inline bint overtaken(Pos* p, int mycamp, int s, int bit, int led) noexcept nogil:
     """Whether a later player of the other camp may beat rank ``bit`` of suit
     ``s`` in that suit: a higher card of a plain suit he must follow, or a
-    higher trump he may play (the led suit is trumps or he is void in it)."""
-    cdef int i, q, led = led_suit(p)
+    higher trump he may play (the suit ``led`` is trumps or he is void in it)."""
+    cdef int i, q
     for i in range(p.ntrick + 1, p.np):
         q = seat_at(p, i)
         if p.camp[q] != mycamp and (p.hand[q][s] >> (bit + 1)):
@@ -403,11 +403,12 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
     cdef int best_i = -1, best_card = -1, win_camp = -1, decided, q, seat_q
     cdef uint32_t m, others, alive, runbits, runbits2, rest
     cdef int beats, run_start, vals_seen, rhi
-    cdef int trick_pts = 0
+    cdef int trick_pts = 0, led = -1
     cdef int lm = legal_mask(p, seat, &lsuit)
     for s in range(4):
         vrel[s] = NO_REL
     if p.ntrick > 0:
+        led = led_suit(p)
         best_i = trick_best(p)
         if best_i >= 0:
             best_card = p.trick[best_i]
@@ -522,7 +523,7 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
                             sc -= 300
                     elif beats:
                         sc = 1500 - bit * 2 + trick_pts * 4 - v * 2
-                        if not overtaken(p, mycamp, s, bit):
+                        if not overtaken(p, mycamp, s, bit, led):
                             # only a ruff (or no one) can beat it: first (make/fail
                             # on the 52 full deals within 20 s: 26 -> 31 answered)
                             sc += 100
