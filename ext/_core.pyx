@@ -1330,7 +1330,8 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef int crel[4]
     cdef int vrel[4]
     cdef int erel[4]
-    cdef int n, i, s, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi, changed
+    cdef int srel[MAXMOVES]
+    cdef int n, i, k, s, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi, changed
     cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0
     cdef Key key
     cdef Entry* e = NULL
@@ -1382,9 +1383,27 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     n = gen_moves(S, moves, scores, tt_move, runlo, runhi, vrel)
     best = -INF if maximize else INF
     for i in range(n):
+        s = moves[i] // 14
+        srel[i] = -1
+        if moves[i] < 56 and S.use_merge:
+            # dynamic merging: the result of an earlier card k of this suit
+            # rests on no rank below srel[k], and card k lies below it; this
+            # card, also below, differs from card k only in ranks the result
+            # does not depend on (both are low cards, worth the same), so its
+            # value is card k's, already in best and rel (partition search's
+            # argument, applied to the moves of one node)
+            for k in range(i):
+                if moves[k] // 14 == s and moves[i] % 14 < srel[k]:
+                    break
+            else:
+                k = -1
+            if k >= 0:
+                continue
         v = child(S, moves[i], alpha, beta, crel)
         if S.aborted:
             return 0
+        if moves[i] < 56 and moves[i] % 14 < crel[s]:
+            srel[i] = crel[s]
         if maximize:
             if v > best:
                 best = v
