@@ -158,6 +158,12 @@ cdef struct Undo:
     int trick_cards[MAXP]
 
 
+cdef struct ValueCounts:
+    int n[5]        # cards worth 9, 7, 5, 3 and 1 half-points (the Excuse aside)
+    int total       # cards counted
+    int pts         # their half-points
+
+
 cdef struct Pos:
     int np
     uint32_t hand[MAXP][NSUITS]
@@ -173,6 +179,7 @@ cdef struct Pos:
     int fixed                   # oudlers settled in the taker's camp
     int won[2]                  # camp c has won every finished trick
     int tgt[4]                  # twice the target by oudler count
+    ValueCounts vc[MAXP]        # each hand's cards by value (kept by make/unmake)
     int ply
     Undo undo[MAXPLY]
 
@@ -281,6 +288,14 @@ cdef inline void finish_trick(Pos* p, Undo* u) noexcept nogil:
     p.tricks_left -= 1
 
 
+cdef inline void count_card(ValueCounts* vc, int card, int d) noexcept nogil:
+    """Add ``d`` copies of ``card`` (not the Excuse) to ``vc``."""
+    cdef int v = CARD_VAL[card]
+    vc.n[(9 - v) >> 1] += d
+    vc.total += d
+    vc.pts += d * v
+
+
 cdef inline void make(Pos* p, int card) noexcept nogil:
     cdef Undo* u = &p.undo[p.ply]
     cdef int seat = seat_at(p, p.ntrick)
@@ -290,10 +305,12 @@ cdef inline void make(Pos* p, int card) noexcept nogil:
     u.old_excuse_owner = p.excuse_owner
     if card == EXCUSE:
         p.excuse_owner = -1
-    elif card >= 56:
-        p.hand[seat][TRUMP] &= ~(1 << (card - 56))
     else:
-        p.hand[seat][card // 14] &= ~(1 << (card % 14))
+        if card >= 56:
+            p.hand[seat][TRUMP] &= ~(1 << (card - 56))
+        else:
+            p.hand[seat][card // 14] &= ~(1 << (card % 14))
+        count_card(&p.vc[seat], card, -1)
     p.trick[p.ntrick] = card
     p.ntrick += 1
     if p.ntrick == p.np:
@@ -324,12 +341,12 @@ cdef inline void unmake(Pos* p) noexcept nogil:
         p.ntrick = p.np
     p.ntrick -= 1
     p.excuse_owner = u.old_excuse_owner
-    if card == EXCUSE:
-        pass
-    elif card >= 56:
-        p.hand[u.seat][TRUMP] |= 1 << (card - 56)
-    else:
-        p.hand[u.seat][card // 14] |= 1 << (card % 14)
+    if card != EXCUSE:
+        if card >= 56:
+            p.hand[u.seat][TRUMP] |= 1 << (card - 56)
+        else:
+            p.hand[u.seat][card // 14] |= 1 << (card % 14)
+        count_card(&p.vc[u.seat], card, 1)
 
 
 # ---------------------------------------------------------------------------
@@ -588,13 +605,9 @@ cdef int all_legal(Pos* p, int* out) noexcept nogil:
 # ---------------------------------------------------------------------------
 # bounds
 
-cdef struct ValueCounts:
-    int n[5]        # cards worth 9, 7, 5, 3 and 1 half-points (the Excuse aside)
-    int total       # cards counted
-    int pts         # their half-points
-
-
 cdef inline void value_counts(Pos* p, int q, ValueCounts* vc) noexcept nogil:
+    """Seat ``q``'s cards by value, counted afresh (``p.vc`` is set up so
+    when a position is loaded, then kept by make and unmake)."""
     cdef int s, total = 0
     cdef uint32_t h, t = p.hand[q][TRUMP]
     vc.n[0] = (t & 1) + ((t >> 20) & 1)
@@ -635,7 +648,7 @@ cdef inline void remaining(Pos* p, ValueCounts* vc, int* rem, int* noud) noexcep
     rem[0] = 9 if p.excuse_owner >= 0 else 0
     noud[0] = 1 if p.excuse_owner >= 0 else 0
     for q in range(p.np):
-        value_counts(p, q, &vc[q])
+        vc[q] = p.vc[q]
         rem[0] += vc[q].pts
         noud[0] += (p.hand[q][TRUMP] & 1) + ((p.hand[q][TRUMP] >> 20) & 1)
     for q in range(p.ntrick):
@@ -1564,6 +1577,7 @@ cdef class Core:
         for q in range(np):
             for s in range(NSUITS):
                 p.alive[s] |= p.hand[q][s]
+            value_counts(p, q, &p.vc[q])
         p.taker_hp = taker_hp
         p.fixed = fixed_oudlers
         p.won[0] = 1 if won_all[0] else 0
