@@ -3,6 +3,7 @@
     python benchmarks/bench_solver.py full [--deals N] [--time-limit S] [--mode both]
     python benchmarks/bench_solver.py frontier [--depths 6,8,10] [--deals N] [--time-limit S]
     python benchmarks/bench_solver.py nodes --depth 10 [--deals N]   # node counts only
+    python benchmarks/bench_solver.py targets --depth 18 --only 0,4 --targets -35,0,10 [--exact]
 
 ``--node-limit N`` stops each position at N nodes instead of (or besides) the
 time limit, ``--only 3,5,8`` keeps those deal indices.
@@ -13,6 +14,11 @@ seeded random legal prefix).  Both report median, 95th percentile and max time,
 the number answered within the limit, nodes per second, table hit rate and peak
 memory.  Searches stopped by the limit count at the limit in the percentiles.
 One core, one Solver whose table is cleared before each position.
+
+``targets`` shows how far from its value a position is hard: for each
+position, its sure bounds (no search), then one null-window probe per target
+margin ("is the margin at least t?", the table cleared before each), and with
+``--exact`` the exact margin, each under the limits.
 """
 
 from __future__ import annotations
@@ -106,6 +112,28 @@ def run(states: List[PlayState], mode: str, time_limit: float, table_mb: int, ve
     }
 
 
+def probe_targets(states: List[PlayState], labels: List[int], targets: List[float], exact: bool,
+                  time_limit: float, table_mb: int, node_limit: Optional[int]) -> None:
+    """One line per position (labelled by its deal's index): sure bounds, then
+    each target's answer and nodes."""
+    solver = Solver(table_mb)
+    for i, st in zip(labels, states):
+        sure = solver.at_least(st, 1000.0).margin_bounds
+        cols = [f"{i:3d} sure [{sure[0]:+.1f}, {sure[1]:+.1f}]"]
+        for t in targets:
+            solver.clear()
+            r = solver.at_least(st, t, time_limit=time_limit, node_limit=node_limit)
+            lo, hi = r.margin_bounds
+            answer = "yes" if lo >= t else ("no" if hi < t else "undecided")
+            cols.append(f">= {t:+g}: {answer} {r.nodes / 1e6:.1f}M")
+        if exact:
+            solver.clear()
+            r = solver.solve(st, time_limit=time_limit, node_limit=node_limit, pv=False)
+            value = f"{r.margin:+.1f}" if r.complete else f"[{r.margin_bounds[0]:+.1f}, {r.margin_bounds[1]:+.1f}]"
+            cols.append(f"exact {value} {r.nodes / 1e6:.1f}M")
+        print("  ".join(cols), flush=True)
+
+
 def fmt(row: Dict, label: str) -> str:
     return (f"| {label} | {row['mode']} | {row['answered']}/{row['positions']} | {row['median_s']:.3f} |"
             f" {row['p95_s']:.3f} | {row['max_s']:.3f} | {row['nodes_per_s'] / 1e6:.1f} M |"
@@ -118,7 +146,7 @@ HEADER = ("| set | mode | answered | median s | p95 s | max s | nodes/s | table 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["full", "frontier", "nodes"])
+    ap.add_argument("what", choices=["full", "frontier", "nodes", "targets"])
     ap.add_argument("--deals", type=int, default=52)
     ap.add_argument("--depths", default="6,8,10,12,14,16,18")
     ap.add_argument("--depth", type=int, default=10)
@@ -127,12 +155,20 @@ def main() -> None:
     ap.add_argument("--table-mb", type=int, default=512)
     ap.add_argument("--node-limit", type=int, help="nodes per position (repeatable on a busy machine)")
     ap.add_argument("--only", help="comma-separated deal indices to keep (after --deals)")
+    ap.add_argument("--targets", default="", help="targets: margins to probe, in points")
+    ap.add_argument("--exact", action="store_true", help="targets: also solve each position exactly")
     ap.add_argument("--json", help="also write the rows to this file")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     modes = ["made", "exact"] if a.mode == "both" else [a.mode]
     rows = []
     print(f"# {time.strftime('%Y-%m-%d %H:%M')} time limit {a.time_limit}s, table {a.table_mb} MB")
+    if a.what == "targets":
+        targets = [float(t) for t in a.targets.split(",") if t]
+        labels = [int(i) for i in a.only.split(",")] if a.only else list(range(a.deals))
+        probe_targets(pick(positions(a.depth, a.deals), a.only), labels, targets, a.exact,
+                      a.time_limit, a.table_mb, a.node_limit)
+        return
     print(HEADER)
     if a.what == "nodes":
         states = pick(positions(a.depth, a.deals), a.only)

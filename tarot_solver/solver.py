@@ -192,15 +192,28 @@ class Solver:
     def made(self, state: PlayState, *, time_limit: Optional[float] = None,
              node_limit: Optional[int] = None) -> SolveResult:
         """Whether the contract is made under double-dummy play (one null-window probe)."""
+        return self.at_least(state, 0.0, time_limit=time_limit, node_limit=node_limit)
+
+    def at_least(self, state: PlayState, margin: float, *, time_limit: Optional[float] = None,
+                 node_limit: Optional[int] = None) -> SolveResult:
+        """Whether the margin is at least ``margin`` points (one null-window probe).
+
+        The answer is in ``margin_bounds``: its low end reaches ``margin``, or
+        its high end stays below it, unless a limit stopped the probe
+        (``complete`` false).  Probes far from the value are cheap, so they
+        bracket a margin that an exact solve cannot reach within its limits;
+        ``made(state)`` is ``at_least(state, 0)``.
+        """
         start = time.perf_counter()
         self._load(state)
         budget = _Budget(self._core, time_limit, node_limit)
+        target = round(2 * margin)
         lo, hi = self._core.bounds()
         ok = True
-        if _decided(lo, hi) is None:
-            v, ok = self._probe(0, budget)
+        if hi >= target > lo:
+            v, ok = self._probe(target, budget)
             if ok:
-                lo, hi = (max(lo, v), hi) if v >= 0 else (lo, min(hi, v))
+                lo, hi = (max(lo, v), hi) if v >= target else (lo, min(hi, v))
         self.last_stats = self._stats()
         return SolveResult(
             margin=None,

@@ -163,6 +163,17 @@ def test_card_values_and_principal_variation(solver: Solver) -> None:
         assert r.taker_points == line.taker_hp / 2 and r.oudlers == line.taker_oudlers()
 
 
+def test_at_least_brackets_the_margin(solver: Solver) -> None:
+    for st in endgames(11, 120):
+        v = minimax(st) / 2
+        yes = solver.at_least(st, v)
+        no = solver.at_least(st, v + 0.5)
+        assert yes.complete and no.complete
+        assert yes.margin_bounds[0] >= v and no.margin_bounds[1] < v + 0.5
+        assert yes.margin_bounds[1] >= v and no.margin_bounds[0] <= v
+        assert yes.made in (None, v >= 0) and no.made in (None, v >= 0)
+
+
 def test_limits_return_proven_bounds() -> None:
     rng = random.Random(3)
     st = random_position(rng, 12)
