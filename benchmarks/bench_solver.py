@@ -118,6 +118,7 @@ def probe_targets(states: List[PlayState], labels: List[int], targets: List[floa
     each target's answer and nodes."""
     solver = Solver(table_mb)
     for i, st in zip(labels, states):
+        # a target above any margin: answered by the sure bounds, no search
         sure = solver.at_least(st, 1000.0).margin_bounds
         cols = [f"{i:3d} sure [{sure[0]:+.1f}, {sure[1]:+.1f}]"]
         for t in targets:

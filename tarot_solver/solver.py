@@ -202,7 +202,8 @@ class Solver:
         its high end stays below it, unless a limit stopped the probe
         (``complete`` false).  Probes far from the value are cheap, so they
         bracket a margin that an exact solve cannot reach within its limits;
-        ``made(state)`` is ``at_least(state, 0)``.
+        ``made(state)`` is ``at_least(state, 0)``.  The result's ``made`` still
+        answers the contract (margin at least 0), where the bounds decide it.
         """
         start = time.perf_counter()
         self._load(state)
