@@ -15,9 +15,11 @@ One *question* is one contract played in one world from a given discard:
 
 A question is first the null-window make/fail probe under ``node_budget`` nodes, then,
 if decided, more null-window probes bracketing the margin under ``margin_budget``
-(:meth:`tarot_solver.solver.Solver.solve` with a node limit).  A world the solver cannot
-decide is never guessed: it counts as failed for the low end and as made for the high
-end of every interval, and the reports say how many there were.
+(:meth:`tarot_solver.solver.Solver.solve` with a node limit); if undecided, two probes
+halfway from its proven ends towards 0, a fifth of ``margin_budget`` each
+(:meth:`tarot_solver.solver.Solver.at_least`).  A world the solver cannot decide is never
+guessed: it counts as failed for the low end and as made for the high end of every
+interval, and the reports say how many there were.
 
 The expected score (the taker's 3U, FFT scale, petit au bout, poignées and slams
 left out) is estimated per world from the margin bracket [lo, hi] proven by the
@@ -83,15 +85,28 @@ class Outcome:
 
 
 def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget: int) -> Outcome:
-    """Make/fail under ``node_budget`` nodes, then the margin bracket under ``margin_budget``."""
+    """Make/fail under ``node_budget`` nodes, then the margin bracket under ``margin_budget``.
+
+    A decided question brackets its margin by the bisection probes of an exact
+    solve.  An undecided one spends a fifth of ``margin_budget`` on each of two
+    probes halfway from its proven ends towards 0: far from the value they are
+    cheap, so they narrow a bracket that no exact search would (and may decide
+    the question).
+    """
     first = solver.made(state, node_limit=node_budget)
     low, high = first.margin_bounds
     nodes = first.nodes
-    if first.complete and margin_budget > 0:
-        second = solver.solve(state, node_limit=margin_budget, pv=False)
-        low, high = max(low, second.margin_bounds[0]), min(high, second.margin_bounds[1])
-        nodes += second.nodes
-    return Outcome(made=first.made, low=low, high=high, nodes=nodes)
+    if margin_budget > 0:
+        if first.complete:
+            results = [solver.solve(state, node_limit=margin_budget, pv=False)]
+        else:
+            results = [solver.at_least(state, round(end) / 2, node_limit=margin_budget // 5)
+                       for end in (low, high)]
+        for r in results:
+            low, high = max(low, r.margin_bounds[0]), min(high, r.margin_bounds[1])
+            nodes += r.nodes
+    made = first.made if first.complete else (True if low >= 0 else False if high < 0 else None)
+    return Outcome(made=made, low=low, high=high, nodes=nodes)
 
 
 def margin_score(contract: Contract, margin: float) -> int:

@@ -399,8 +399,8 @@ _budget_options = [
     click.option("--node-budget", type=click.IntRange(min=1), default=_advice.DEFAULT_NODE_BUDGET,
                  show_default=True, metavar="N", help="Search nodes for each make/fail question."),
     click.option("--margin-budget", type=click.IntRange(min=0), metavar="N",
-                 help="Further nodes to bracket the margin of a decided question [default: the node budget;"
-                      " 0: make/fail only]."),
+                 help="Further nodes to bracket the margin (an undecided question gets two probes of a"
+                      " fifth of it each) [default: the node budget; 0: make/fail only]."),
 ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any, Callable, List
@@ -10,9 +11,9 @@ from typing import Any, Callable, List
 import pytest
 from click.testing import CliRunner
 
-from tarot_solver import advice, rules
-from tarot_solver.advice import Outcome, margin_score, summarize, wilson
-from tarot_solver.cards import mask_of, parse_cards, tokens
+from tarot_solver import Solver, advice, read_record, rules
+from tarot_solver.advice import Outcome, ask, margin_score, summarize, wilson
+from tarot_solver.cards import cards_of, mask_of, parse_cards, tokens
 from tarot_solver.cli import main
 from tarot_solver.errors import RecordError
 from tarot_solver.handcount import simple_discard
@@ -62,6 +63,20 @@ def test_undecided_worlds_widen_the_intervals_and_count_as_even() -> None:
     lo, hi = s.expected_score_ci
     assert lo < sum(margin_score(Contract.GARDE, o.low) for o in outcomes) / 4
     assert hi > sum(margin_score(Contract.GARDE, o.high) for o in outcomes) / 4
+
+
+def test_undecided_question_is_bracketed_by_probes() -> None:
+    state = read_record(EXAMPLES / "deal.json").state()
+    rng = random.Random(0)
+    for _ in range(state.variant.players * (state.total_tricks - 10)):
+        state.play(rng.choice(cards_of(state.legal())))
+    exact = Solver(64).solve(state, pv=False).margin
+    first = Solver(16).made(state, node_limit=2000)
+    assert not first.complete
+    o = ask(Solver(16), state, 2000, 500_000)
+    assert o.low <= exact <= o.high
+    assert o.high - o.low < first.margin_bounds[1] - first.margin_bounds[0]
+    assert o.made in (None, exact >= 0)
 
 
 # Bid advice ----------------------------------------------------------------------------------
