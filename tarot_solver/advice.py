@@ -100,7 +100,8 @@ def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget:
         if first.complete:
             results = [solver.solve(state, node_limit=margin_budget, pv=False)]
         else:
-            results = [solver.at_least(state, round(end) / 2, node_limit=margin_budget // 5)
+            # (at least one node: a node limit of 0 would mean none)
+            results = [solver.at_least(state, round(end) / 2, node_limit=max(1, margin_budget // 5))
                        for end in (low, high)]
         for r in results:
             low, high = max(low, r.margin_bounds[0]), min(high, r.margin_bounds[1])
