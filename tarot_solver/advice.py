@@ -95,19 +95,18 @@ def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget:
     """
     first = solver.made(state, node_limit=node_budget)
     low, high = first.margin_bounds
-    nodes = first.nodes
-    if margin_budget > 0:
-        if first.complete:
-            results = [solver.solve(state, node_limit=margin_budget, pv=False)]
-        else:
-            # (at least one node: a node limit of 0 would mean none)
-            results = [solver.at_least(state, round(end) / 2, node_limit=max(1, margin_budget // 5))
-                       for end in (low, high)]
-        for r in results:
-            low, high = max(low, r.margin_bounds[0]), min(high, r.margin_bounds[1])
-            nodes += r.nodes
-    made = first.made if first.complete else (True if low >= 0 else False if high < 0 else None)
-    return Outcome(made=made, low=low, high=high, nodes=nodes)
+    results = [first]
+    if margin_budget > 0 and first.complete:
+        results.append(solver.solve(state, node_limit=margin_budget, pv=False))
+    elif margin_budget > 0:
+        # (at least one node each: a node limit of 0 would mean none)
+        results += [solver.at_least(state, round(end) / 2, node_limit=max(1, margin_budget // 5))
+                    for end in (low, high)]
+    for r in results:
+        low, high = max(low, r.margin_bounds[0]), min(high, r.margin_bounds[1])
+    # each end of the bracket comes from one search, whose verdict it carries
+    made = next((r.made for r in results if r.made is not None), None)
+    return Outcome(made=made, low=low, high=high, nodes=sum(r.nodes for r in results))
 
 
 def margin_score(contract: Contract, margin: float) -> int:
