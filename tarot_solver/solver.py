@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import _core
 from .cards import OUDLERS
@@ -70,6 +70,19 @@ class _Budget:
         self.deadline = core.now() + time_limit if time_limit else 0.0
 
 
+CoreArgs = Tuple[Sequence[int], Sequence[bool], int, Sequence[int], int, int, Tuple[bool, bool],
+                 List[int]]
+
+
+def position_args(state: PlayState) -> CoreArgs:
+    """The arguments of ``Core.set_position`` that describe ``state`` (all but
+    ``deal_tricks``)."""
+    fixed = sum(1 for c in OUDLERS if state.oudler_camp.get(c) is True)
+    return (state.hands, state.camps, state.leader, state.trick, state.taker_hp, fixed,
+            (state.won_all(False), state.won_all(True)),
+            [state.variant.target_half_points(n) for n in range(4)])
+
+
 class Solver:
     """A double-dummy solver with its own transposition table.
 
@@ -92,26 +105,18 @@ class Solver:
         self._core.clear_table()
 
     def set_options(self, *, table: Optional[bool] = None, bounds: Optional[bool] = None,
-                    merge: Optional[bool] = None, partition: Optional[bool] = None) -> None:
+                    merge: Optional[bool] = None, partition: Optional[bool] = None,
+                    scan: Optional[bool] = None) -> None:
         """Turn techniques off for ablations and invariance tests."""
-        self._core.set_options(table=table, bounds=bounds, merge=merge, partition=partition)
+        self._core.set_options(table=table, bounds=bounds, merge=merge, partition=partition,
+                               scan=scan)
 
     # Loading ------------------------------------------------------------------
 
     def _load(self, state: PlayState) -> None:
         if state.over:
             raise ValueError("the game is over: nothing to solve")
-        fixed = sum(1 for c in OUDLERS if state.oudler_camp.get(c) is True)
-        self._core.set_position(
-            state.hands,
-            state.camps,
-            state.leader,
-            state.trick,
-            state.taker_hp,
-            fixed,
-            (state.won_all(False), state.won_all(True)),
-            [state.variant.target_half_points(n) for n in range(4)],
-        )
+        self._core.set_position(*position_args(state), deal_tricks=state.variant.tricks)
         self._core.reset_counters()
         self._camps = state.camps
 

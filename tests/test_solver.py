@@ -11,7 +11,8 @@ from reference import minimax
 from tarot_solver import cards, rules
 from tarot_solver.cards import EXCUSE, PETIT
 from tarot_solver.rules import PlayState, Trick
-from tarot_solver.solver import Solver
+from tarot_solver._core import Core
+from tarot_solver.solver import Solver, position_args
 from tarot_solver.variant import CONTRACTS, FOUR_PLAYERS, THREE_PLAYERS, Variant
 
 N_ENDGAMES = 2400
@@ -146,6 +147,25 @@ def test_partition_search_changes_no_value() -> None:
     for _ in range(300):
         st = random_position(rng, rng.choice([5, 6, 7, 8, 9]))
         assert shared.solve(st, pv=False).margin == whole.solve(st, pv=False).margin
+
+
+def test_early_deal_scan_changes_no_verdict() -> None:
+    # the scan covers a deal's first three tricks, beyond the reference's
+    # reach: force it on positions with 6-10 tricks left (as if their deal
+    # started there), where some scans finish within their budget
+    # and others stop, and compare verdicts with the scan off
+    rng = random.Random(23)
+    on, off, exact = Core(16 << 20), Core(16 << 20), Solver(16)
+    off.set_options(scan=False)
+    for _ in range(150):
+        st = random_position(rng, rng.choice([6, 7, 8, 9, 10]))
+        value = round(2 * exact.solve(st, pv=False).margin)
+        tricks_left = cards.count(st.hands[st.to_play])
+        for core in (on, off):
+            core.set_position(*position_args(st), deal_tricks=tricks_left)
+        for beta in (value - 2, value, value + 1, value + 2):
+            verdicts = {core.probe(beta - 1, beta)[0] >= beta for core in (on, off)}
+            assert verdicts == {value >= beta}
 
 
 def test_card_values_and_principal_variation(solver: Solver) -> None:
