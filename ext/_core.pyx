@@ -1413,11 +1413,10 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             if mine:
                 S.sub_limit = S.nodes + SCAN_NODES
             v = child(S, moves[i], alpha, beta, crel)
+            S.sub_limit = saved
             if mine and S.aborted == 2:
                 S.aborted = 0
-                S.sub_limit = saved
                 continue
-            S.sub_limit = saved
             if S.aborted:
                 return 0
             if v >= beta:
