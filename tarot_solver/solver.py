@@ -7,7 +7,8 @@ exact in half-points; ``margin`` is reported in points (a multiple of 0.5).
 
 The exact margin is found by null-window probes (fail-soft alpha-beta on
 ``[beta-1, beta]``): the first at 0 answers make/fail, the next ones bisect the
-interval of proven bounds.  A node or time limit stops the search with the
+interval of proven bounds, then descend from the bounds that failed probes
+return once it is narrow.  A node or time limit stops the search with the
 bounds proven so far (``complete`` False) instead of hanging.
 """
 
@@ -23,9 +24,9 @@ from .rules import PlayState
 
 DEFAULT_TABLE_MB = 256
 # Exact margins: within this many half-points, a failed probe is followed by one at
-# the bound it returned (Solver._exact). 40 on 32 positions with 14 tricks left
-# outside the 20 it was chosen on: 24 answered within 100 M nodes against 22 by
-# bisection alone, median 18.2 M nodes against 22.3 M.
+# the bound it returned (Solver._exact). Chosen on 20 positions with 14 tricks left;
+# on 32 others, 24 answered within 100 M nodes against 22 by bisection alone, median
+# 18.2 M nodes against 22.3 M (docs/solver.md).
 _DESCEND = 40
 
 
