@@ -159,12 +159,12 @@ class Solver:
             if not ok:
                 sure_lo, sure_hi = self._core.bounds()
                 return max(lo, sure_lo), min(hi, sure_hi)
-            if v >= beta:
-                lo = v
-                beta = lo + (hi - lo + 1) // 2
-            else:
+            failed = v < beta
+            if failed:
                 hi = v
-                beta = hi if hi - lo <= _DESCEND else lo + (hi - lo + 1) // 2
+            else:
+                lo = v
+            beta = hi if failed and hi - lo <= _DESCEND else lo + (hi - lo + 1) // 2
         return lo, hi
 
     def _principal_variation(self, value: int, budget: _Budget) -> Tuple[List[int], int, int]:
