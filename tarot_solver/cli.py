@@ -35,6 +35,7 @@ from . import tarotclub as _tarotclub
 from .cards import TOTAL_HALF_POINTS, card_token, cards_of, parse_cards, points, tokens
 from .errors import RecordError, TarotError
 from .notation import format_hand, parse_hand
+from .parallel import Progress
 from .parallel import map_ordered as _map_ordered
 from .records import VARIANT, DealRecord, iter_records, read_record
 from .rules import PlayState
@@ -239,11 +240,14 @@ def solve_command(file: str, all_cards: bool, made_only: bool, time_limit: Optio
     if state.over:
         raise RecordError("the game is over: nothing to solve", key="played")
     solver = Solver(table_mb)
+    with _watching(solver):
+        if made_only:
+            r = solver.made(state, time_limit=time_limit, node_limit=node_limit)
+        else:
+            r = solver.solve(state, time_limit=time_limit, node_limit=node_limit, all_cards=all_cards)
     if made_only:
-        r = solver.made(state, time_limit=time_limit, node_limit=node_limit)
         result: Dict[str, Any] = {"id": record.id, "made": r.made, "complete": r.complete}
     else:
-        r = solver.solve(state, time_limit=time_limit, node_limit=node_limit, all_cards=all_cards)
         result = {"id": record.id, "margin": r.margin, "made": r.made, "complete": r.complete,
                   "taker_points": r.taker_points, "oudlers": r.oudlers, "pv": tokens(r.pv)}
         if r.cards is not None:
@@ -255,6 +259,46 @@ def solve_command(file: str, all_cards: bool, made_only: bool, time_limit: Optio
     result["nodes"] = r.nodes
     result["seconds"] = round(r.seconds, 4)
     emit(result, as_json, lambda res: _render_solve(res, record, state))
+
+
+def _status_text(solver: Solver) -> str:
+    """What a running or interrupted solve has proven, in a few words."""
+    st = solver.status
+    if st is None:
+        return f"{solver.nodes:,} nodes"
+    lo, hi = st.bounds
+    proven = f"margin {_signed(lo)}" if lo == hi else f"margin between {_signed(lo)} and {_signed(hi)}"
+    testing = f", testing at least {_signed(st.target)}" if st.target is not None else ""
+    return f"{proven} proven{testing}, {solver.nodes:,} nodes"
+
+
+@contextmanager
+def _watching(solver: Solver) -> Iterator[None]:
+    """While ``solver`` runs: on a terminal, what it has proven so far on stderr
+    (after a second, twice a second); on Ctrl-C, that as one line, status 130."""
+    bar = Progress("solving:", None)
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.wait(0.5):
+            bar.show(f"{_status_text(solver)}, {bar.elapsed:.0f} s")
+
+    watcher = threading.Thread(target=watch, daemon=True) if bar.tty else None
+    if watcher is not None:
+        watcher.start()
+    interrupted = False
+    try:
+        yield
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        stop.set()
+        if watcher is not None:
+            watcher.join()
+        bar.close()
+    if interrupted:
+        click.echo(f"{PROG}: interrupted: {_status_text(solver)} in {bar.elapsed:.1f} s", err=True)
+        raise click.exceptions.Exit(130)
 
 
 def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:

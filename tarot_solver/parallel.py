@@ -49,26 +49,37 @@ class Progress:
         self.delay = delay
         self.done = 0
         self.shown = False
+        self.width = 0
         self.tty = sys.stderr.isatty()
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
 
     def step(self, n: int = 1) -> None:
         self.done += n
-        if self.label is None or not self.tty or time.monotonic() - self.start < self.delay:
-            return
-        self.shown = True
-        elapsed = time.monotonic() - self.start
         if self.total:
             width = 30
             filled = int(width * self.done / self.total)
             bar = "#" * filled + "-" * (width - filled)
-            text = f"\r{self.label} [{bar}] {self.done}/{self.total} {elapsed:.0f}s"
+            self.show(f"[{bar}] {self.done}/{self.total} {self.elapsed:.0f}s")
         else:
-            text = f"\r{self.label} {self.done} done {elapsed:.0f}s"
-        sys.stderr.write(text)
+            self.show(f"{self.done} done {self.elapsed:.0f}s")
+
+    def show(self, text: str) -> None:
+        """Draw ``text`` after the label, over the previous line."""
+        if self.label is None or not self.tty or self.elapsed < self.delay:
+            return
+        line = f"{self.label} {text}"
+        pad = " " * max(0, self.width - len(line))
+        self.width = len(line)
+        self.shown = True
+        sys.stderr.write("\r" + line + pad)
         sys.stderr.flush()
 
     def close(self) -> None:
         if self.shown:
+            self.shown = False
             sys.stderr.write("\n")
             sys.stderr.flush()
 

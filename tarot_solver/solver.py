@@ -52,6 +52,21 @@ class SolveResult:
 
 
 @dataclass(frozen=True)
+class SearchStatus:
+    """What the request in progress has proven so far (margins in points).
+
+    :attr:`Solver.status` is replaced as probes complete, so another thread
+    may read it while the core searches (the GIL is released then): a
+    progress display, or a caller reporting what an interrupted solve had
+    proven.  ``target`` is the margin the probe in progress tests (None
+    between probes).
+    """
+
+    bounds: Tuple[float, float]
+    target: Optional[float] = None
+
+
+@dataclass(frozen=True)
 class SearchStats:
     nodes: int
     tt_probes: int
@@ -101,10 +116,16 @@ class Solver:
             raise ValueError("table_mb must be at least 1")
         self._core = _core.Core(int(table_mb) * 1024 * 1024)
         self.last_stats = SearchStats(0, 0, 0, 0)
+        self.status: Optional[SearchStatus] = None
 
     @property
     def table_bytes(self) -> int:
         return self._core.table_bytes
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched by the current (or last) request so far."""
+        return self._core.nodes
 
     def clear(self) -> None:
         """Empty the transposition table."""
@@ -125,6 +146,8 @@ class Solver:
         self._core.set_position(*position_args(state), deal_tricks=state.variant.tricks)
         self._core.reset_counters()
         self._camps = state.camps
+        lo, hi = self._core.bounds()
+        self.status = SearchStatus((lo / 2, hi / 2))
 
     def _stats(self) -> SearchStats:
         c = self._core
@@ -136,7 +159,7 @@ class Solver:
         """Fail-soft null-window test of "value >= beta" from the core's position."""
         return self._core.probe(beta - 1, beta, budget.node_limit, budget.deadline)
 
-    def _exact(self, budget: _Budget) -> Tuple[int, int]:
+    def _exact(self, budget: _Budget, track: bool = False) -> Tuple[int, int]:
         """Proven (low, high) bounds on the value; equal when the search completed.
 
         The first probe is at 0 (make/fail), then bisection of the proven
@@ -150,21 +173,27 @@ class Solver:
         "at least" cost more than refutations; so the descent needs one such
         proof, at the value, where bisection needs several below it.
         A search stopped by a limit still reports the sure bounds where they
-        are tighter.
+        are tighter.  With ``track`` (the request's own position),
+        :attr:`status` follows the probes.
         """
         lo, hi = self._core.bounds(sure=False)
+        sure_lo, sure_hi = self._core.bounds()
         beta = min(max(0, lo + 1), hi)
         while lo < hi:
+            if track:
+                self.status = SearchStatus((max(lo, sure_lo) / 2, min(hi, sure_hi) / 2), beta / 2)
             v, ok = self._probe(beta, budget)
             if not ok:
-                sure_lo, sure_hi = self._core.bounds()
-                return max(lo, sure_lo), min(hi, sure_hi)
+                lo, hi = max(lo, sure_lo), min(hi, sure_hi)
+                break
             failed = v < beta
             if failed:
                 hi = v
             else:
                 lo = v
             beta = hi if failed and hi - lo <= _DESCEND else lo + (hi - lo + 1) // 2
+        if track:
+            self.status = SearchStatus((lo / 2, hi / 2))
         return lo, hi
 
     def _principal_variation(self, value: int, budget: _Budget) -> Tuple[List[int], int, int]:
@@ -230,9 +259,11 @@ class Solver:
         lo, hi = self._core.bounds()
         ok = True
         if hi >= target > lo:
+            self.status = SearchStatus((lo / 2, hi / 2), target / 2)
             v, ok = self._probe(target, budget)
             if ok:
                 lo, hi = (max(lo, v), hi) if v >= target else (lo, min(hi, v))
+        self.status = SearchStatus((lo / 2, hi / 2))
         self.last_stats = self._stats()
         return SolveResult(
             margin=None,
@@ -255,7 +286,7 @@ class Solver:
         start = time.perf_counter()
         self._load(state)
         budget = _Budget(self._core, time_limit, node_limit)
-        lo, hi = self._exact(budget)
+        lo, hi = self._exact(budget, track=True)
         complete = lo == hi
         line: List[int] = []
         taker_points = oudlers = None

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import re
 import signal
 import subprocess
 import tempfile
@@ -200,9 +203,17 @@ def test_missing_file() -> None:
 # Bad input, in process and in a real subprocess ----------------------------------------
 
 
-@pytest.mark.parametrize("args", [["solve", str(EXAMPLES / "deal.json")],
-                                  ["bid", str(EXAMPLES / "hand.txt"), "--worlds", "5000"]])
-def test_ctrl_c_stops_a_long_run_cleanly(args: List[str]) -> None:
+@pytest.mark.parametrize("args, message", [
+    # solve says what it had proven: the sure bounds, while the first probe runs
+    (["solve", str(EXAMPLES / "deal.json")],
+     r"tarot-solve: interrupted: margin between -51\.0 and \+40\.0 proven, testing at least 0\.0,"
+     r" [0-9,]+ nodes in [0-9.]+ s"),
+    (["solve", str(EXAMPLES / "deal.json"), "--made-only", "--json"],
+     r"tarot-solve: interrupted: margin between -51\.0 and \+40\.0 proven, testing at least 0\.0,"
+     r" [0-9,]+ nodes in [0-9.]+ s"),
+    (["bid", str(EXAMPLES / "hand.txt"), "--worlds", "5000"], r"tarot-solve: interrupted"),
+])
+def test_ctrl_c_stops_a_long_run_cleanly(args: List[str], message: str) -> None:
     # the search runs without the GIL: the core itself must notice Ctrl-C
     proc = subprocess.Popen([sys.executable, "-m", "tarot_solver", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir(),
@@ -212,7 +223,34 @@ def test_ctrl_c_stops_a_long_run_cleanly(args: List[str]) -> None:
     stdout, stderr = proc.communicate(timeout=10)
     assert proc.returncode == 130, stderr
     assert stdout == ""
-    assert stderr.splitlines() == ["tarot-solve: interrupted"]
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and re.fullmatch(message, lines[0]), stderr
+
+
+def test_solve_shows_progress_on_a_terminal() -> None:
+    # stderr a terminal: after a second, what is proven so far, redrawn in place
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "tarot_solver", "solve", str(EXAMPLES / "deal.json"),
+                             "--time-limit", "2.5"],
+                            stdout=subprocess.PIPE, stderr=follower, text=True, cwd=tempfile.gettempdir())
+    os.close(follower)
+    stdout, _ = proc.communicate(timeout=60)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal is closed once the process has exited
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert proc.returncode == 0
+    assert "[stopped by a limit: bounds proven so far]" in stdout
+    draws = shown.decode().split("\r")
+    assert any(re.fullmatch(r"solving: margin between -51\.0 and \+40\.0 proven, testing at least 0\.0,"
+                            r" [0-9,]+ nodes, [0-9]+ s *", d) for d in draws), shown
+    assert shown.decode().endswith("\n")
 
 
 def test_bad_input_cli_runner(bad_input: BadInput, write: Any) -> None:

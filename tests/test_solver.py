@@ -175,6 +175,8 @@ def test_card_values_and_principal_variation(solver: Solver) -> None:
         values = [c.margin for c in r.cards.values()]
         best = max(values) if st.camps[st.to_play] else min(values)
         assert best == r.margin
+        # the status follows the request's own position, not the cards' searches
+        assert solver.status is not None and solver.status.bounds == (r.margin, r.margin)
         assert r.pv and r.cards[r.pv[0]].margin == r.margin
         line = st.copy()
         for c in r.pv:
@@ -187,6 +189,7 @@ def test_at_least_brackets_the_margin(solver: Solver) -> None:
     for st in endgames(11, 120):
         v = minimax(st) / 2
         yes = solver.at_least(st, v)
+        assert solver.status is not None and solver.status.bounds == yes.margin_bounds
         no = solver.at_least(st, v + 0.5)
         assert yes.complete and no.complete
         assert yes.margin_bounds[0] >= v and no.margin_bounds[1] < v + 0.5
@@ -197,11 +200,15 @@ def test_at_least_brackets_the_margin(solver: Solver) -> None:
 def test_limits_return_proven_bounds() -> None:
     rng = random.Random(3)
     st = random_position(rng, 12)
-    r = Solver(16).solve(st, node_limit=20_000)
+    limited = Solver(16)
+    r = limited.solve(st, node_limit=20_000)
     lo, hi = r.margin_bounds
     exact = Solver(64).solve(st, pv=False)
     assert not r.complete and r.margin is None
     assert lo <= exact.margin <= hi
+    # what a progress display or an interrupted caller reads: the same bounds
+    assert limited.status is not None and limited.status.bounds == (lo, hi)
+    assert limited.status.target is None
     m = Solver(16).made(st, node_limit=1000)
     assert m.made is None or m.made == (exact.margin >= 0)
 
