@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Dict, List
+from typing import Any, Dict, List
 
 import pytest
 
@@ -12,6 +12,7 @@ from tarot_solver import cards, rules
 from tarot_solver.cards import EXCUSE, PETIT
 from tarot_solver.rules import PlayState, Trick
 from tarot_solver._core import Core
+from tarot_solver import solver as solver_module
 from tarot_solver.solver import Solver, position_args
 from tarot_solver.variant import CONTRACTS, FOUR_PLAYERS, THREE_PLAYERS, Variant
 
@@ -211,6 +212,24 @@ def test_limits_return_proven_bounds() -> None:
     assert limited.status.target is None
     m = Solver(16).made(st, node_limit=1000)
     assert m.made is None or m.made == (exact.margin >= 0)
+
+
+def test_probes_sharing_a_limit_keep_the_value_in_their_bounds(monkeypatch: Any) -> None:
+    # under a limit, probes after the first get half of what remains and move
+    # up when stopped: whatever they prove must still contain the value
+    halves = []
+    half = solver_module._Budget.half
+    monkeypatch.setattr(solver_module._Budget, "half", lambda self, core: halves.append(1) or half(self, core))
+    rng = random.Random(11)
+    exact, limited = Solver(64), Solver(16)
+    for _ in range(12):
+        st = random_position(rng, rng.choice([10, 11, 12]))
+        value = exact.solve(st, pv=False).margin
+        for node_limit in (70_000, 250_000, 900_000):
+            limited.clear()
+            lo, hi = limited.solve(st, node_limit=node_limit, pv=False).margin_bounds
+            assert lo <= value <= hi
+    assert halves
 
 
 def test_sure_bounds_contain_the_value(solver: Solver) -> None:
