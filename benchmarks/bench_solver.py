@@ -81,7 +81,7 @@ def pct(xs: List[float], q: float) -> float:
 def run(states: List[PlayState], mode: str, time_limit: float, table_mb: int, verbose: bool,
         node_limit: Optional[int] = None) -> Dict:
     solver = Solver(table_mb)
-    times, nodes, answered, probes, hits = [], [], 0, 0, 0
+    times, nodes, answered, probes, hits, widths = [], [], 0, 0, 0, []
     for i, st in enumerate(states):
         solver.clear()
         if mode == "made":
@@ -90,6 +90,8 @@ def run(states: List[PlayState], mode: str, time_limit: float, table_mb: int, ve
             r = solver.solve(st, time_limit=time_limit, node_limit=node_limit, pv=False)
         ok = r.complete
         answered += ok
+        if not ok:
+            widths.append(r.margin_bounds[1] - r.margin_bounds[0])
         times.append(r.seconds if ok else max(r.seconds, time_limit))
         nodes.append(r.nodes)
         probes += solver.last_stats.tt_probes
@@ -109,7 +111,18 @@ def run(states: List[PlayState], mode: str, time_limit: float, table_mb: int, ve
         "nodes_per_s": sum(nodes) / total_t if total_t else 0.0,
         "tt_hit_rate": hits / probes if probes else 0.0,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "open_widths": widths,
     }
+
+
+def tail(row: Dict) -> str:
+    """After a row: its nodes and, for the positions a limit stopped, how wide
+    the proven brackets are (points)."""
+    w = row["open_widths"]
+    text = f" nodes {row['total_nodes']:,}"
+    if w:
+        text += f", {len(w)} open brackets: mean {statistics.mean(w):.1f} median {statistics.median(w):.1f}"
+    return text
 
 
 def probe_targets(states: List[PlayState], labels: List[int], targets: List[float], exact: bool,
@@ -176,7 +189,7 @@ def main() -> None:
         for m in modes:
             row = run(states, m, a.time_limit, a.table_mb, a.verbose, a.node_limit)
             rows.append(dict(row, depth=a.depth))
-            print(fmt(row, f"{a.depth} left") + f" nodes {row['total_nodes']:,}", flush=True)
+            print(fmt(row, f"{a.depth} left") + tail(row), flush=True)
     else:
         depths = [18] if a.what == "full" else [int(d) for d in a.depths.split(",")]
         for d in depths:
@@ -184,8 +197,7 @@ def main() -> None:
             for m in modes:
                 row = run(states, m, a.time_limit, a.table_mb, a.verbose, a.node_limit)
                 rows.append(dict(row, depth=d))
-                print(fmt(row, "full deals" if d == 18 else f"{d} tricks left") + f" nodes {row['total_nodes']:,}",
-                      flush=True)
+                print(fmt(row, "full deals" if d == 18 else f"{d} tricks left") + tail(row), flush=True)
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=1))
 
