@@ -98,14 +98,15 @@ class _Budget:
         return bool((self.node_limit and core.nodes >= self.node_limit)
                     or (self.deadline and core.now() >= self.deadline))
 
-    def half(self, core: "_core.Core") -> "_Budget":
-        """A budget that ends once half of what remains of this one is spent."""
+    def part(self, core: "_core.Core", fraction: float) -> "_Budget":
+        """A budget that ends once ``fraction`` of what remains of this one is spent
+        (this one itself when it has no limit)."""
         part = _Budget(core, None, None)
         if self.node_limit:
-            part.node_limit = core.nodes + max(1, (self.node_limit - core.nodes) // 2)
+            part.node_limit = core.nodes + max(1, int((self.node_limit - core.nodes) * fraction))
         if self.deadline:
             now = core.now()
-            part.deadline = now + max(0.0, self.deadline - now) / 2
+            part.deadline = now + max(0.0, self.deadline - now) * fraction
         return part
 
 
@@ -209,7 +210,7 @@ class Solver:
             if track:
                 self.status = SearchStatus((max(lo, sure_lo) / 2, min(hi, sure_hi) / 2), beta / 2)
             capped = after_first and budget.limited and hi - lo > _DESCEND
-            v, ok = self._probe(beta, budget.half(self._core) if capped else budget)
+            v, ok = self._probe(beta, budget.part(self._core, 0.5) if capped else budget)
             after_first = True
             if not ok:
                 if capped and not budget.spent(self._core):
@@ -229,6 +230,40 @@ class Solver:
         if track:
             self.status = SearchStatus((lo / 2, hi / 2))
         return lo, hi
+
+    def _card_values(self, budget: _Budget) -> Tuple[Dict[int, SolveResult], int, int]:
+        """Each legal card's result, and the position's bounds derived from them
+        (the best card's for the side on turn), with :attr:`status` following.
+
+        Under a limit each card gets an equal share of what remains, so every
+        card is searched, and no budget goes to searching the position itself."""
+        core = self._core
+        moves = core.legal_moves()
+        maximizing = self._taker_to_play()
+        root_lo, root_hi = core.bounds()
+        cards: Dict[int, SolveResult] = {}
+        los: List[int] = []
+        his: List[int] = []
+        for i, card in enumerate(moves):
+            core.play(card)
+            clo, chi = self._exact(budget.part(core, 1 / (len(moves) - i)))
+            core.undo()
+            cards[card] = SolveResult(
+                margin=clo / 2 if clo == chi else None,
+                margin_bounds=(clo / 2, chi / 2),
+                complete=clo == chi,
+                made=_decided(clo, chi),
+            )
+            los.append(clo)
+            his.append(chi)
+            done = len(los) == len(moves)
+            if maximizing:
+                lo, hi = max(los), (max(his) if done else root_hi)
+            else:
+                lo, hi = (min(los) if done else root_lo), min(his)
+            lo, hi = max(lo, root_lo), min(hi, root_hi)
+            self.status = SearchStatus((lo / 2, hi / 2))
+        return cards, lo, hi
 
     def _principal_variation(self, value: int, budget: _Budget) -> Tuple[List[int], int, int]:
         """A line reaching ``value``, with the taker's half-points and oudlers at its end
@@ -314,13 +349,21 @@ class Solver:
         """Exact double-dummy margin from ``state`` (the position after its plays).
 
         With ``all_cards`` the result's ``cards`` maps every legal card of the
-        player on turn to the result after playing it.  Limits apply to the
-        whole request.
+        player on turn to the result after playing it; the position's own
+        bounds are then those of its best card, with no search of their own
+        (exact values of every card on 20 positions with 12 tricks left:
+        2,250 M nodes against 2,746 M with the position searched first).
+        Limits apply to the whole request; under one, each card gets an
+        equal share of what remains.
         """
         start = time.perf_counter()
         self._load(state)
         budget = _Budget(self._core, time_limit, node_limit)
-        lo, hi = self._exact(budget, track=True)
+        cards = None
+        if all_cards:
+            cards, lo, hi = self._card_values(budget)
+        else:
+            lo, hi = self._exact(budget, track=True)
         complete = lo == hi
         line: List[int] = []
         taker_points = oudlers = None
@@ -328,19 +371,7 @@ class Solver:
             line, end_hp, end_oudlers = self._principal_variation(lo, budget)
             if line:
                 taker_points, oudlers = end_hp / 2, end_oudlers
-        cards = None
-        if all_cards:
-            cards = {}
-            for card in self._core.legal_moves():
-                self._core.play(card)
-                clo, chi = self._exact(budget)
-                self._core.undo()
-                cards[card] = SolveResult(
-                    margin=clo / 2 if clo == chi else None,
-                    margin_bounds=(clo / 2, chi / 2),
-                    complete=clo == chi,
-                    made=_decided(clo, chi),
-                )
+        if cards is not None:
             complete = complete and all(r.complete for r in cards.values())
         self.last_stats = self._stats()
         return SolveResult(
