@@ -87,7 +87,8 @@ def run(states: List[PlayState], mode: str, time_limit: float, table_mb: int, ve
         if mode == "made":
             r = solver.made(st, time_limit=time_limit, node_limit=node_limit)
         else:
-            r = solver.solve(st, time_limit=time_limit, node_limit=node_limit, pv=False)
+            r = solver.solve(st, time_limit=time_limit, node_limit=node_limit, pv=False,
+                             all_cards=mode == "cards")
         ok = r.complete
         answered += ok
         if not ok:
@@ -164,7 +165,8 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=52)
     ap.add_argument("--depths", default="6,8,10,12,14,16,18")
     ap.add_argument("--depth", type=int, default=10)
-    ap.add_argument("--mode", choices=["made", "exact", "both"], default="both")
+    ap.add_argument("--mode", choices=["made", "exact", "both", "cards"], default="both",
+                    help="cards: the exact value of every legal card (solve(all_cards=True))")
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--table-mb", type=int, default=512)
     ap.add_argument("--node-limit", type=int, help="nodes per position (repeatable on a busy machine)")
