@@ -165,8 +165,7 @@ class Solver:
         self._core.set_position(*position_args(state), deal_tricks=state.variant.tricks)
         self._core.reset_counters()
         self._camps = state.camps
-        lo, hi = self._core.bounds()
-        self.status = SearchStatus((lo / 2, hi / 2))
+        self.status = None
 
     def _stats(self) -> SearchStats:
         c = self._core
@@ -198,9 +197,10 @@ class Solver:
         on the 47 benchmark deals that 60 M nodes do not solve, brackets
         56.5 points wide on average (median 50) against 59.2 (55).  (Always
         the upper bound, where refutations are cheap: 55.0 (40), but the
-        advice's midpoint estimates then leaned 10-14 points low.)  A search stopped by a limit still reports the sure
-        bounds where they are tighter.  With ``track`` (the request's own
-        position), :attr:`status` follows the probes.
+        advice's midpoint estimates then leaned 10-14 points low.)  A search
+        stopped by a limit still reports the sure bounds where they are
+        tighter.  With ``track`` (the request's own position), :attr:`status`
+        follows the probes.
         """
         lo, hi = self._core.bounds(sure=False)
         sure_lo, sure_hi = self._core.bounds()
@@ -245,6 +245,7 @@ class Solver:
         moves = core.legal_moves()
         maximizing = self._taker_to_play()
         root_lo, root_hi = core.bounds()
+        self.status = SearchStatus((root_lo / 2, root_hi / 2))
         cards: Dict[int, SolveResult] = {}
         los: List[int] = []
         his: List[int] = []
