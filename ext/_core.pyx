@@ -22,8 +22,10 @@ search below is fail-soft alpha-beta over single card plays with:
   its cheapest to the other's);
 * sure-point bounds at each trick start from what each camp is sure of: the
   trumps the other camp cannot beat (a maximum matching), the leader drawing
-  trumps and cashing plain masters, a Petit kept by trump length, the Excuse;
-  the other camp then gets at most its best cards in the tricks left to it;
+  trumps and cashing plain masters, a taker not on lead who holds the master
+  trump cashing his once he has the lead, a Petit kept by trump length, the
+  Excuse; the other camp then gets at most its best cards in the tricks left
+  to it;
 * null-window probes: make/fail is one probe at 0, the exact value a bisection
   of fail-soft probes sharing the table.
 """
@@ -956,72 +958,137 @@ cdef inline void drop_cards(ValueCounts* vc, int suit, uint32_t bits) noexcept n
         vc.pts -= v
 
 
-cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int beta) noexcept nogil:
+cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, int nsure,
+                           int* s_oud, uint32_t* masters, int plan_seat, uint32_t* won,
+                           int ex_ok) noexcept nogil:
+    """Half-points camp ``c`` is sure of with a plan: ``sure`` half-points in
+    ``nsure`` distinct tricks, the cards ``won`` of ``plan_seat``'s plan among
+    them (-1: none), its Excuse played before the last trick when ``ex_ok``;
+    or, if more, what the other camp leaves it: that camp wins at most the
+    other tricks, one card of each player in each, never one of this camp's
+    master trumps (nor its kept Petit) nor a card the plan wins with.
+    ``s_oud`` gains the Excuse when it counts."""
+    cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
+    cdef int w = p.tricks_left - nsure, other_ub = 0, q, k
+    cdef ValueCounts lost
+    if ex_camp == c:
+        if ex_ok:
+            sure += 8
+            s_oud[0] += 1
+        elif sure > 0:
+            # kept to the last trick, the camp's own Excuse may sit in one of
+            # its sure tricks and go to the other camp: not the half-point
+            # counted for each card there
+            sure -= 1
+    for q in range(p.np):
+        if masters[q] or q == plan_seat:
+            lost = vc[q]
+            drop_cards(&lost, TRUMP, masters[q])
+            if q == plan_seat:
+                for k in range(4):
+                    drop_cards(&lost, k, won[k])
+                drop_cards(&lost, TRUMP, won[TRUMP] & ~masters[q])
+            other_ub += top_values(&lost, w)
+        else:
+            other_ub += top_values(&vc[q], w)
+    if ex_camp >= 0:
+        other_ub += 1 if ex_ok else 9
+    if rem - other_ub > sure:
+        sure = rem - other_ub
+    return sure
+
+
+cdef inline int later_cash(Pos* p, int* seat, int* pts, int* oud, int* rel, uint32_t* won) noexcept nogil:
+    """Tricks a taker alone in his camp, not on lead, surely wins by cashing
+    his plain masters once he has the lead (:func:`lead_plan` without the
+    drawing), if he holds a trump above every trump of the other players.
+
+    He keeps that trump until he must play a trump (a trump lead, or a suit he
+    is void in), then plays it, or the Petit where :func:`petit_kept` ruffs
+    with it, and wins the lead; he plays a master of a plain suit when that
+    suit is led, and wins too (see below); then he cashes as the leader would.
+    Until then nobody who holds a trump can have played a card of a suit he
+    cashes: a player with trumps cannot discard, and the first trick of such
+    a suit is one he wins with its master, every holder of a trump following.
+    So each round is won as :func:`cash_plain` counts it, on the holdings of
+    now.  ``seat`` gets the taker's seat; returns 0 when the rule does not
+    apply."""
+    cdef int q, t = -1, lead
+    cdef uint32_t other = 0
+    for q in range(p.np):
+        if p.camp[q]:
+            if t >= 0:
+                return 0
+            t = q
+        else:
+            other |= p.hand[q][TRUMP]
+    if t < 0 or t == p.leader or not p.hand[t][TRUMP]:
+        return 0
+    if other and not (p.hand[t][TRUMP] >> (tc_msb(other) + 1)):
+        return 0
+    if p.won[0] and p.excuse_owner >= 0 and not p.camp[p.excuse_owner]:
+        return 0    # the defence's slam lead of the Excuse (camp_sure counts nothing)
+    seat[0] = t
+    return lead_plan(p, t, 0, pts, oud, rel, won, &lead)
+
+
+cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int beta) noexcept nogil:
     """Bounds on the final value at a trick start, from what each camp is sure of.
 
     For each camp, a plan that needs no search: win the tricks its trumps
     surely win (:func:`camp_sure`), on lead draw trumps and cash plain
     masters (:func:`cash_plain`), and play its Excuse before the last trick
-    (8 half-points and an oudler).  Then the camp gets at least what the plan
-    brings, and the other camp, which wins at most the remaining tricks, gets
-    at most the most valuable card of each player per such trick.  Low bound:
-    the taker's camp's plan; high bound: the defence's plan, not computed
-    (``hi`` gets INF) when the low bound already reaches ``beta``.  ``rel``
-    gets the plain ranks the bounds rest on.
+    (8 half-points and an oudler); for a taker not on lead, also the plan of
+    :func:`later_cash`.  Then the camp gets at least what the plan brings
+    (:func:`camp_bound`).  Low bound: the taker's camp's plan; high bound:
+    the defence's plan, not computed (``hi`` gets INF) when the low bound
+    already reaches ``beta``.  ``rel`` gets the plain ranks the leader's plan
+    rests on, ``trel`` those of :func:`later_cash` where the low bound rests
+    on it (else NO_REL).
     """
-    cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, nlead, c, q, lead_camp = p.camp[p.leader]
+    cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, nlead, c, k, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
-    cdef int ex_ok, nsure, w, other_ub, k
+    cdef int nsure, v, tn, tpts, toud, t_oud, lo2, tseat
     cdef ValueCounts vc[MAXP]
-    cdef ValueCounts lost
     cdef uint32_t masters[MAXP]
     cdef uint32_t cashed[NSUITS]
+    cdef uint32_t twon[NSUITS]
+    cdef int rel2[4]
     remaining(p, vc, &rem, &noud)
     ncash = cash_plain(p, p.leader, &cpts, &coud, rel, cashed, &nlead)
+    for k in range(4):
+        trel[k] = NO_REL
     for c in range(1, -1, -1):
         sure = camp_sure(p, c, &s_oud, &nsure, masters)
         if c == lead_camp:
-            sure += cpts
-            nsure += ncash
+            v = camp_bound(p, vc, rem, c, sure + cpts, nsure + ncash, &s_oud, masters, p.leader, cashed,
+                           ex_camp == c and p.tricks_left >= (nlead + 2 if p.excuse_owner == p.leader else 2))
             s_oud += coud
-        ex_ok = 0
-        if ex_camp == c:
-            ex_ok = p.tricks_left >= (nlead + 2 if p.excuse_owner == p.leader else 2)
-            if ex_ok:
-                sure += 8
-                s_oud += 1
-            elif sure > 0:
-                # kept to the last trick, the camp's own Excuse may sit in one of
-                # its sure tricks and go to the other camp: not the half-point
-                # counted for each card there
-                sure -= 1
-        # the other camp wins at most w tricks, one card of each player in each,
-        # never one of this camp's master trumps (nor its kept Petit) nor a
-        # card the leader's plan wins with
-        w = p.tricks_left - nsure
-        other_ub = 0
-        for q in range(p.np):
-            if masters[q] or (q == p.leader and c == lead_camp):
-                lost = vc[q]
-                drop_cards(&lost, TRUMP, masters[q])
-                if q == p.leader and c == lead_camp:
-                    for k in range(4):
-                        drop_cards(&lost, k, cashed[k])
-                    drop_cards(&lost, TRUMP, cashed[TRUMP] & ~masters[q])
-                other_ub += top_values(&lost, w)
-            else:
-                other_ub += top_values(&vc[q], w)
-        if ex_camp >= 0:
-            other_ub += 1 if ex_ok else 9
-        if rem - other_ub > sure:
-            sure = rem - other_ub
+        else:
+            t_oud = s_oud
+            v = camp_bound(p, vc, rem, c, sure, nsure, &s_oud, masters, -1, cashed,
+                           ex_camp == c and p.tricks_left >= 2)
         if c == 1:
-            lo[0] = p.taker_hp + sure - p.tgt[p.fixed + s_oud]
+            lo[0] = p.taker_hp + v - p.tgt[p.fixed + s_oud]
+            if lo[0] < beta and c != lead_camp:
+                tn = later_cash(p, &tseat, &tpts, &toud, rel2, twon)
+                if tn > 0:
+                    # his Excuse goes in a trick he need not win before the
+                    # plan starts, else after it (he is then on lead)
+                    t_oud += toud
+                    v = camp_bound(p, vc, rem, c, sure + tpts, nsure + tn, &t_oud, masters,
+                                   tseat, twon,
+                                   ex_camp == c and p.tricks_left >= tn + 3)
+                    lo2 = p.taker_hp + v - p.tgt[p.fixed + t_oud]
+                    if lo2 > lo[0]:
+                        lo[0] = lo2
+                        for k in range(4):
+                            trel[k] = rel2[k]
             if lo[0] >= beta:
                 hi[0] = INF
                 return
         else:
-            hi[0] = p.taker_hp + rem - sure - p.tgt[p.fixed + noud - s_oud]
+            hi[0] = p.taker_hp + rem - v - p.tgt[p.fixed + noud - s_oud]
 
 
 # ---------------------------------------------------------------------------
@@ -1369,12 +1436,15 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
         if p.tricks_left == 0:
             return terminal_value(p)
         if S.use_bounds:
-            sure_bounds(p, &lo, &hi, crel, beta)
+            sure_bounds(p, &lo, &hi, crel, erel, beta)
             if lo >= beta or hi <= alpha or lo == hi:
-                # only the bound of the leader's camp rests on his plan's ranks
+                # only the bound of the leader's camp rests on his plan's
+                # ranks, the taker's also on his later cash's
                 if lo == hi or (lo >= beta) == (p.camp[p.leader] == 1):
                     for s in range(4):
                         rel[s] = crel[s]
+                if lo >= beta or lo == hi:
+                    rel_union(rel, erel)
                 return lo if lo >= beta or lo == hi else hi
         if S.use_table:
             make_key(p, &key)
@@ -1684,8 +1754,9 @@ cdef class Core:
         everything is won."""
         cdef int lo, hi
         cdef int rel[4]
+        cdef int rel2[4]
         if sure and self.S.p.ntrick == 0 and self.S.p.tricks_left > 0 and self.S.use_bounds:
-            sure_bounds(&self.S.p, &lo, &hi, rel, INF)
+            sure_bounds(&self.S.p, &lo, &hi, rel, rel2, INF)
         else:
             static_bounds(&self.S.p, &lo, &hi)
         return lo, hi

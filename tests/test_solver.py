@@ -233,34 +233,85 @@ def test_probes_sharing_a_limit_keep_the_value_in_their_bounds(monkeypatch: Any)
     assert 0.5 in halves
 
 
-def test_sure_bounds_contain_the_value(solver: Solver) -> None:
-    # the bounds the search cuts with, checked directly at trick starts: the
-    # reference decides up to three tricks left, beyond that the core with
-    # these bounds switched off (itself checked against the reference); three
-    # and four players
-    rng = random.Random(8)
-    unbounded = Solver(64)
-    unbounded.set_options(bounds=False)
-    checked = 0
-    for i in range(900):
+def trick_starts(seed: int, n: int, depths: Any, every: int) -> Any:
+    """Random trick starts with 1-7 tricks left (see random_position), three
+    and four players; every ``every``-th taker is dealt 4-11 trumps and the
+    Petit, the rest deal at random."""
+    rng = random.Random(seed)
+    for i in range(n):
         variant = THREE_PLAYERS if i % 5 == 0 else FOUR_PLAYERS
-        st = random_position(rng, rng.choice((1, 2, 3, 3, 4, 5, 6, 7)), variant,
-                             rng.randrange(4, 12) if i % 3 else 0)
+        st = random_position(rng, rng.choice(depths), variant,
+                             rng.randrange(4, 12) if i % every else 0)
         while st.trick:
             st.play(rng.choice(cards.cards_of(st.legal())))
-        if st.over:
-            continue
-        solver._load(st)
-        lo, hi = solver._core.bounds()
-        if st.total_tricks - st.tricks_done <= 3:
-            exact = minimax(st)
-        else:
-            r = unbounded.solve(st, pv=False)
-            assert r.complete and r.margin is not None
-            exact = int(r.margin * 2)
-        assert lo <= exact <= hi, (i, lo, exact, hi)
+        if not st.over:
+            yield st
+
+
+def bounds_contain_the_value(solver: Solver, unbounded: Solver, st: PlayState) -> None:
+    """The sure bounds at ``st`` against its value: the reference's up to three
+    tricks left, beyond that the core's with these bounds switched off
+    (itself checked against the reference)."""
+    solver._load(st)
+    lo, hi = solver._core.bounds()
+    if st.total_tricks - st.tricks_done <= 3:
+        exact = minimax(st)
+    else:
+        r = unbounded.solve(st, pv=False)
+        assert r.complete and r.margin is not None
+        exact = int(r.margin * 2)
+    assert lo <= exact <= hi, (lo, exact, hi)
+
+
+@pytest.fixture(scope="module")
+def unbounded() -> Solver:
+    s = Solver(64)
+    s.set_options(bounds=False)
+    return s
+
+
+def test_sure_bounds_contain_the_value(solver: Solver, unbounded: Solver) -> None:
+    # the bounds the search cuts with, checked directly at trick starts
+    checked = 0
+    for st in trick_starts(8, 900, (1, 2, 3, 3, 4, 5, 6, 7), 3):
+        bounds_contain_the_value(solver, unbounded, st)
         checked += 1
     assert checked > 800
+
+
+def later_cash_applies(st: PlayState) -> bool:
+    """The case of ext/_core.pyx's later_cash: the defence leads, the taker holds
+    the highest trump left and a plain master of a suit that every other
+    holder of a trump (or of the Excuse) still holds."""
+    taker = st.camps.index(True)
+    if st.camps[st.leader] or st.camps.count(True) != 1:
+        return False
+    others = [q for q in range(st.players) if q != taker]
+    trumps = [c for c in range(PETIT, EXCUSE) if any(h >> c & 1 for h in st.hands)]
+    if not trumps or not st.hands[taker] >> trumps[-1] & 1:
+        return False
+    holders = [q for q in others if any(st.hands[q] >> c & 1 for c in range(PETIT, EXCUSE + 1))]
+    for suit in range(4):
+        cards_ = range(14 * suit, 14 * suit + 14)
+        mine = [c for c in cards_ if st.hands[taker] >> c & 1]
+        theirs = [c for c in cards_ for q in others if st.hands[q] >> c & 1]
+        if (mine and (not theirs or max(mine) > max(theirs))
+                and all(any(st.hands[q] >> c & 1 for c in cards_) for q in holders)):
+            return True
+    return False
+
+
+def test_later_cash_bounds_contain_the_value(solver: Solver, unbounded: Solver) -> None:
+    # the taker's bound where the defence leads, which counts his cashes once
+    # he has the lead when he holds the master trump (later_cash)
+    checked = applies = 0
+    for st in trick_starts(31, 4000, (2, 3, 3, 4, 5, 6), 2):
+        if st.camps[st.leader]:
+            continue
+        applies += later_cash_applies(st)
+        bounds_contain_the_value(solver, unbounded, st)
+        checked += 1
+    assert checked > 1500 and applies > 150, (checked, applies)
 
 
 def petit_saved(state: PlayState, memo: Dict) -> bool:
