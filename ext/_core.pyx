@@ -678,15 +678,16 @@ cdef inline int trumps_left(Pos* p, int q, int draw) noexcept nogil:
     return tc_popcount(p.hand[q][TRUMP]) + (q == p.excuse_owner) - draw
 
 
-cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* rel,
+cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int* pts, int* oud, int* rel,
                           uint32_t* won, int* lead) noexcept nogil:
     """Tricks the player on lead surely wins by drawing ``draw`` rounds of his
-    master trumps, then cashing plain masters (see :func:`cash_plain`).
+    master trumps, then cashing plain masters (see :func:`cash_plain`), the
+    rounds of a suit capped as if ``cash_draw`` rounds had been drawn.
 
     ``lead`` gets the number of tricks he leads in the plan."""
     cdef int q, s, n = 0, rounds, bit, k, most = 0, lost, again
     cdef bint kept
-    cdef uint32_t other_s, mine, other_t = 0, holders = 0, t, after = 0, after2 = 0
+    cdef uint32_t other_s, mine, other_t = 0, holders = 0, cash_holders = 0, t, after = 0, after2 = 0
     pts[0] = 0
     oud[0] = 0
     for s in range(NSUITS):
@@ -695,6 +696,8 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* r
         if q != seat and p.hand[q][TRUMP]:
             other_t |= p.hand[q][TRUMP]
             # the highest ones are left after the drawing rounds
+            if trumps_left(p, q, cash_draw) > 0:
+                cash_holders |= 1u << q
             rounds = trumps_left(p, q, draw)
             if rounds > 0:
                 holders |= 1u << q
@@ -715,7 +718,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int* pts, int* oud, int* r
         for q in range(p.np):
             if q != seat:
                 other_s |= p.hand[q][s]
-                if (holders >> q) & 1:
+                if (cash_holders >> q) & 1:
                     k = tc_popcount(p.hand[q][s])
                     if k < rounds:
                         rounds = k
@@ -816,13 +819,13 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
     for q in range(p.np):
         if q != seat and p.hand[q][TRUMP]:
             if p.camp[q] == p.camp[seat]:
-                return lead_plan(p, seat, 0, pts, oud, rel, won, lead)
+                return lead_plan(p, seat, 0, 0, pts, oud, rel, won, lead)
             other_t |= p.hand[q][TRUMP]
     if other_t:
         draw = tc_popcount(p.hand[seat][TRUMP] >> (tc_msb(other_t) + 1))
-    n = lead_plan(p, seat, draw, pts, oud, rel, won, lead)
+    n = lead_plan(p, seat, draw, draw, pts, oud, rel, won, lead)
     if draw and p.excuse_owner == seat and p.tricks_left < lead[0] + 2:
-        n = lead_plan(p, seat, 0, pts, oud, rel, won, lead)
+        n = lead_plan(p, seat, 0, 0, pts, oud, rel, won, lead)
     return n
 
 
@@ -998,38 +1001,69 @@ cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, in
     return sure
 
 
-cdef inline int later_cash(Pos* p, int* seat, int* pts, int* oud, int* rel, uint32_t* won) noexcept nogil:
-    """Tricks a taker alone in his camp, not on lead, surely wins by cashing
-    his plain masters once he has the lead (:func:`lead_plan` without the
-    drawing), if he holds a trump above every trump of the other players.
-
-    He keeps that trump until he must play a trump (a trump lead, or a suit he
-    is void in), then plays it, or the Petit where :func:`petit_kept` ruffs
-    with it, and wins the lead; he plays a master of a plain suit when that
-    suit is led, and wins too (see below); then he cashes as the leader would.
-    Until then nobody who holds a trump can have played a card of a suit he
-    cashes: a player with trumps cannot discard, and the first trick of such
-    a suit is one he wins with its master, every holder of a trump following.
-    So each round is won as :func:`cash_plain` counts it, on the holdings of
-    now.  ``seat`` gets the taker's seat; returns 0 when the rule does not
-    apply."""
-    cdef int q, t = -1, lead
+cdef inline int later_seat(Pos* p) noexcept nogil:
+    """The taker's seat where :func:`later_cash` applies, else -1: alone in
+    his camp, not on lead, holding a trump above every trump of the others."""
+    cdef int q, t = -1
     cdef uint32_t other = 0
     for q in range(p.np):
         if p.camp[q]:
             if t >= 0:
-                return 0
+                return -1
             t = q
         else:
             other |= p.hand[q][TRUMP]
     if t < 0 or t == p.leader or not p.hand[t][TRUMP]:
-        return 0
+        return -1
     if other and not (p.hand[t][TRUMP] >> (tc_msb(other) + 1)):
-        return 0
+        return -1
     if p.won[0] and p.excuse_owner >= 0 and not p.camp[p.excuse_owner]:
-        return 0    # the defence's slam lead of the Excuse (camp_sure counts nothing)
-    seat[0] = t
-    return lead_plan(p, t, 0, pts, oud, rel, won, &lead)
+        return -1   # the defence's slam lead of the Excuse (camp_sure counts nothing)
+    return t
+
+
+cdef inline int later_cash(Pos* p, int t, uint32_t drop, int draw, int* pts, int* oud, int* rel,
+                           uint32_t* won, int* lead) noexcept nogil:
+    """Tricks the taker ``t`` (:func:`later_seat`), not on lead, surely wins
+    by playing as the leader (:func:`lead_plan`) once he has the lead: he
+    draws ``draw`` rounds of his master trumps but ``drop``, then cashes his
+    plain masters in the rounds the holders of trumps of now allow.
+
+    He keeps his highest trump until he must play a trump (a trump lead, or
+    a suit he is void in), then plays it, or the Petit where
+    :func:`petit_kept` ruffs with it, and wins the lead; he plays a master of
+    a plain suit when that suit is led, and wins too (see below); then he
+    plays the plan, with the trumps he has then (all, or all but ``drop``,
+    the one that won the lead).  Until then nobody who holds a trump can
+    have played a card of a suit he cashes: a player with trumps cannot
+    discard, and the first trick of such a suit is one he wins with its
+    master, every holder of a trump following; nor can one during the
+    drawing.  So each round is won as :func:`cash_plain` counts it, on the
+    holdings of now, and the drawing as :func:`lead_plan` counts it, the
+    others' trumps being then at most those of now.  A suit only the drawing
+    would make safe is not cashed: the defence could lead it before, and his
+    master be ruffed."""
+    cdef uint32_t keep = p.hand[t][TRUMP]
+    cdef int n
+    p.hand[t][TRUMP] = keep & ~drop
+    n = lead_plan(p, t, draw, 0, pts, oud, rel, won, lead)
+    p.hand[t][TRUMP] = keep
+    return n
+
+
+cdef inline int later_bound(Pos* p, ValueCounts* vc, int rem, int sure, int nsure, int s_oud,
+                            uint32_t* masters, int t, uint32_t drop, int draw, int* rel) noexcept nogil:
+    """The taker's low bound with the plan of :func:`later_cash`.  His Excuse
+    goes in a trick he need not win before the plan starts, else after it
+    (he is then on lead): at least three tricks must be left beyond the
+    plan's leads."""
+    cdef int n, pts, oud, lead, v
+    cdef uint32_t won[NSUITS]
+    n = later_cash(p, t, drop, draw, &pts, &oud, rel, won, &lead)
+    s_oud += oud
+    v = camp_bound(p, vc, rem, 1, sure + pts, nsure + n, &s_oud, masters, t, won,
+                   p.excuse_owner == t and p.tricks_left >= lead + 3)
+    return p.taker_hp + v - p.tgt[p.fixed + s_oud]
 
 
 cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int beta) noexcept nogil:
@@ -1048,16 +1082,20 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, nlead, c, k, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
-    cdef int nsure, v, tn, tpts, toud, t_oud, lo2, tseat
+    cdef int nsure, v, t_oud, lo2, lo3, tseat
     cdef ValueCounts vc[MAXP]
     cdef uint32_t masters[MAXP]
     cdef uint32_t cashed[NSUITS]
-    cdef uint32_t twon[NSUITS]
+    cdef uint32_t mt, other_t = 0
     cdef int rel2[4]
+    cdef int rel3[4]
     remaining(p, vc, &rem, &noud)
     ncash = cash_plain(p, p.leader, &cpts, &coud, rel, cashed, &nlead)
     for k in range(4):
         trel[k] = NO_REL
+    for k in range(p.np):
+        if not p.camp[k]:
+            other_t |= p.hand[k][TRUMP]
     for c in range(1, -1, -1):
         sure = camp_sure(p, c, &s_oud, &nsure, masters)
         if c == lead_camp:
@@ -1071,19 +1109,28 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
         if c == 1:
             lo[0] = p.taker_hp + v - p.tgt[p.fixed + s_oud]
             if lo[0] < beta and c != lead_camp:
-                tn = later_cash(p, &tseat, &tpts, &toud, rel2, twon)
-                if tn > 0:
-                    # his Excuse goes in a trick he need not win before the
-                    # plan starts, else after it (he is then on lead)
-                    t_oud += toud
-                    v = camp_bound(p, vc, rem, c, sure + tpts, nsure + tn, &t_oud, masters,
-                                   tseat, twon,
-                                   ex_camp == c and p.tricks_left >= tn + 3)
-                    lo2 = p.taker_hp + v - p.tgt[p.fixed + t_oud]
+                tseat = later_seat(p)
+                if tseat >= 0:
+                    lo2 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat, 0, 0, rel2)
                     if lo2 > lo[0]:
                         lo[0] = lo2
                         for k in range(4):
                             trel[k] = rel2[k]
+                    mt = p.hand[tseat][TRUMP] >> (tc_msb(other_t) + 1) if other_t else 0
+                    if lo[0] < beta and tc_popcount(mt) >= 2 and not (p.hand[tseat][TRUMP] & 1):
+                        # with the drawing, the worse of winning the lead with
+                        # his highest trump and keeping it (a master led)
+                        lo2 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat,
+                                          1u << tc_msb(p.hand[tseat][TRUMP]), tc_popcount(mt) - 1, rel2)
+                        lo3 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat,
+                                          0, tc_popcount(mt), rel3)
+                        if lo3 < lo2:
+                            lo2 = lo3
+                        if lo2 > lo[0]:
+                            lo[0] = lo2
+                            rel_union(rel2, rel3)
+                            for k in range(4):
+                                trel[k] = rel2[k]
             if lo[0] >= beta:
                 hi[0] = INF
                 return

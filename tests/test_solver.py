@@ -20,11 +20,12 @@ N_ENDGAMES = 2400
 
 
 def random_position(rng: random.Random, tricks_left: int, variant: Variant = FOUR_PLAYERS,
-                    taker_trumps: int = 0) -> PlayState:
+                    taker_trumps: int = 0, petit: bool = True) -> PlayState:
     """A random deal, contract, taker and leader, played randomly until
     ``tricks_left`` tricks remain, plus some cards of the next trick.  With
-    ``taker_trumps`` the taker is dealt the Petit and that many trumps in all
-    (the trump play the sure bounds reason about)."""
+    ``taker_trumps`` the taker is dealt that many trumps in all, the Petit
+    among them unless ``petit`` is false (the trump play the sure bounds
+    reason about)."""
     n, size = variant.players, variant.hand_size
     deck = list(range(78))
     rng.shuffle(deck)
@@ -33,9 +34,12 @@ def random_position(rng: random.Random, tricks_left: int, variant: Variant = FOU
     taker = rng.randrange(n)
     if taker_trumps:
         trumps = [c for c in range(56, 77) if c != PETIT]
-        wanted = {PETIT, *rng.sample(trumps, taker_trumps - 1)}
+        if petit:
+            wanted = {PETIT, *rng.sample(trumps, taker_trumps - 1)}
+        else:
+            wanted = set(rng.sample(trumps, taker_trumps))
         mine = cards.cards_of(hands[taker])
-        spare = [c for c in mine if c not in wanted]
+        spare = [c for c in mine if c not in wanted and (petit or c != PETIT)]
         rng.shuffle(spare)
         for c in wanted - set(mine):
             swap = (1 << c) | (1 << spare.pop())
@@ -233,15 +237,16 @@ def test_probes_sharing_a_limit_keep_the_value_in_their_bounds(monkeypatch: Any)
     assert 0.5 in halves
 
 
-def trick_starts(seed: int, n: int, depths: Any, every: int) -> Any:
-    """Random trick starts with 1-7 tricks left (see random_position), three
-    and four players; every ``every``-th taker is dealt 4-11 trumps and the
-    Petit, the rest deal at random."""
+def trick_starts(seed: int, n: int, depths: Any, every: int, petit: bool = True) -> Any:
+    """Random trick starts with ``depths`` tricks left (see random_position),
+    three and four players; the takers but every ``every``-th are dealt 4-11
+    trumps, the Petit among them (unless ``petit`` is false: then every other
+    time only), the rest deal at random."""
     rng = random.Random(seed)
     for i in range(n):
         variant = THREE_PLAYERS if i % 5 == 0 else FOUR_PLAYERS
         st = random_position(rng, rng.choice(depths), variant,
-                             rng.randrange(4, 12) if i % every else 0)
+                             rng.randrange(4, 12) if i % every else 0, petit or i % 2 == 0)
         while st.trick:
             st.play(rng.choice(cards.cards_of(st.legal())))
         if not st.over:
@@ -302,16 +307,30 @@ def later_cash_applies(st: PlayState) -> bool:
 
 
 def test_later_cash_bounds_contain_the_value(solver: Solver, unbounded: Solver) -> None:
-    # the taker's bound where the defence leads, which counts his cashes once
-    # he has the lead when he holds the master trump (later_cash)
-    checked = applies = 0
-    for st in trick_starts(31, 4000, (2, 3, 3, 4, 5, 6), 2):
+    # the taker's bound where the defence leads, which counts his drawing and
+    # cashes once he has the lead when he holds the master trump (later_cash);
+    # takers often dealt trumps, without the Petit half of the time (the
+    # drawing is counted only then)
+    checked = applies = draws = 0
+    for st in trick_starts(31, 6000, (2, 3, 3, 4, 5, 6), 3, petit=False):
         if st.camps[st.leader]:
             continue
         applies += later_cash_applies(st)
+        draws += later_draw_applies(st)
         bounds_contain_the_value(solver, unbounded, st)
         checked += 1
-    assert checked > 1500 and applies > 150, (checked, applies)
+    assert checked > 2000 and applies > 250 and draws > 80, (checked, applies, draws)
+
+
+def later_draw_applies(st: PlayState) -> bool:
+    """Where later_cash also counts the drawing: the taker, not on lead and
+    without the Petit, holds two trumps above all the others' (who hold some)."""
+    taker = st.camps.index(True)
+    theirs = [c for c in range(PETIT, EXCUSE) for q in range(st.players)
+              if q != taker and st.hands[q] >> c & 1]
+    mine = [c for c in range(PETIT, EXCUSE) if st.hands[taker] >> c & 1]
+    return (not st.camps[st.leader] and bool(theirs) and PETIT not in mine
+            and sum(c > max(theirs) for c in mine) >= 2)
 
 
 def petit_saved(state: PlayState, memo: Dict) -> bool:
