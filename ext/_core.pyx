@@ -23,9 +23,9 @@ search below is fail-soft alpha-beta over single card plays with:
 * sure-point bounds at each trick start from what each camp is sure of: the
   trumps the other camp cannot beat (a maximum matching), the leader drawing
   trumps and cashing plain masters, a taker not on lead who holds the master
-  trump cashing his once he has the lead, a Petit kept by trump length, the
-  Excuse; the other camp then gets at most its best cards in the tricks left
-  to it;
+  trump doing the same once he has the lead, a Petit kept by trump length,
+  the Excuse; the other camp then gets at most its best cards in the tricks
+  left to it;
 * null-window probes: make/fail is one probe at 0, the exact value a bisection
   of fail-soft probes sharing the table.
 """
