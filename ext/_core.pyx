@@ -678,13 +678,14 @@ cdef inline int trumps_left(Pos* p, int q, int draw) noexcept nogil:
     return tc_popcount(p.hand[q][TRUMP]) + (q == p.excuse_owner) - draw
 
 
-cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int* pts, int* oud, int* rel,
-                          uint32_t* won, int* lead) noexcept nogil:
+cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in, int* pts, int* oud,
+                          int* rel, uint32_t* won, int* lead) noexcept nogil:
     """Tricks the player on lead surely wins by drawing ``draw`` rounds of his
     master trumps, then cashing plain masters (see :func:`cash_plain`), the
     rounds of a suit capped as if ``cash_draw`` rounds had been drawn.
 
-    ``lead`` gets the number of tricks he leads in the plan."""
+    ``kept_in`` says whether camp_sure counts his Petit as kept (-1: as for
+    his hand of now); ``lead`` gets the number of tricks he leads in the plan."""
     cdef int q, s, n = 0, rounds, bit, k, most = 0, lost, again
     cdef bint kept
     cdef uint32_t other_s, mine, other_t = 0, holders = 0, cash_holders = 0, t, after = 0, after2 = 0
@@ -748,7 +749,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int* pts, i
             t &= ~(1u << tc_msb(t))
         lost = beaten(other_t, t)
         # camp_sure may already count the Petit as kept
-        kept = petit_kept(p, seat, p.hand[seat][TRUMP], 0)
+        kept = petit_kept(p, seat, p.hand[seat][TRUMP], 0) if kept_in < 0 else kept_in
         if holders and (most > 1 or not (t & 1) or not (t & ~1u)):
             k = beaten(after, t)
             if t & ~1u:
@@ -819,13 +820,13 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
     for q in range(p.np):
         if q != seat and p.hand[q][TRUMP]:
             if p.camp[q] == p.camp[seat]:
-                return lead_plan(p, seat, 0, 0, pts, oud, rel, won, lead)
+                return lead_plan(p, seat, 0, 0, -1, pts, oud, rel, won, lead)
             other_t |= p.hand[q][TRUMP]
     if other_t:
         draw = tc_popcount(p.hand[seat][TRUMP] >> (tc_msb(other_t) + 1))
-    n = lead_plan(p, seat, draw, draw, pts, oud, rel, won, lead)
+    n = lead_plan(p, seat, draw, draw, -1, pts, oud, rel, won, lead)
     if draw and p.excuse_owner == seat and p.tricks_left < lead[0] + 2:
-        n = lead_plan(p, seat, 0, 0, pts, oud, rel, won, lead)
+        n = lead_plan(p, seat, 0, 0, -1, pts, oud, rel, won, lead)
     return n
 
 
@@ -1044,9 +1045,9 @@ cdef inline int later_cash(Pos* p, int t, uint32_t drop, int draw, int* pts, int
     would make safe is not cashed: the defence could lead it before, and his
     master be ruffed."""
     cdef uint32_t keep = p.hand[t][TRUMP]
-    cdef int n
+    cdef int n, kept = petit_kept(p, t, keep, 0)
     p.hand[t][TRUMP] = keep & ~drop
-    n = lead_plan(p, t, draw, 0, pts, oud, rel, won, lead)
+    n = lead_plan(p, t, draw, 0, kept, pts, oud, rel, won, lead)
     p.hand[t][TRUMP] = keep
     return n
 
@@ -1117,18 +1118,26 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
                         for k in range(4):
                             trel[k] = rel2[k]
                     mt = p.hand[tseat][TRUMP] >> (tc_msb(other_t) + 1) if other_t else 0
-                    if lo[0] < beta and tc_popcount(mt) >= 2 and not (p.hand[tseat][TRUMP] & 1):
-                        # with the drawing, the worse of winning the lead with
-                        # his highest trump and keeping it (a master led)
+                    if lo[0] < beta and tc_popcount(mt) >= 2:
+                        # with the drawing, the worst of winning the lead with
+                        # his highest trump, with the Petit (where the Petit
+                        # rule ruffs with it) and keeping both (a master led)
                         lo2 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat,
                                           1u << tc_msb(p.hand[tseat][TRUMP]), tc_popcount(mt) - 1, rel2)
                         lo3 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat,
                                           0, tc_popcount(mt), rel3)
                         if lo3 < lo2:
                             lo2 = lo3
+                        rel_union(rel2, rel3)
+                        if masters[tseat] & 1:
+                            # camp_sure counts the Petit kept
+                            lo3 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat,
+                                              1, tc_popcount(mt), rel3)
+                            if lo3 < lo2:
+                                lo2 = lo3
+                            rel_union(rel2, rel3)
                         if lo2 > lo[0]:
                             lo[0] = lo2
-                            rel_union(rel2, rel3)
                             for k in range(4):
                                 trel[k] = rel2[k]
             if lo[0] >= beta:
