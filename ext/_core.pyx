@@ -1002,9 +1002,10 @@ cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, in
     return sure
 
 
-cdef inline int later_seat(Pos* p) noexcept nogil:
+cdef inline int later_seat(Pos* p, uint32_t* other_t) noexcept nogil:
     """The taker's seat where :func:`later_cash` applies, else -1: alone in
-    his camp, not on lead, holding a trump above every trump of the others."""
+    his camp, not on lead, holding a trump above every trump of the others
+    (``other_t`` gets those)."""
     cdef int q, t = -1
     cdef uint32_t other = 0
     for q in range(p.np):
@@ -1014,6 +1015,7 @@ cdef inline int later_seat(Pos* p) noexcept nogil:
             t = q
         else:
             other |= p.hand[q][TRUMP]
+    other_t[0] = other
     if t < 0 or t == p.leader or not p.hand[t][TRUMP]:
         return -1
     if other and not (p.hand[t][TRUMP] >> (tc_msb(other) + 1)):
@@ -1087,16 +1089,13 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     cdef ValueCounts vc[MAXP]
     cdef uint32_t masters[MAXP]
     cdef uint32_t cashed[NSUITS]
-    cdef uint32_t mt, other_t = 0
+    cdef uint32_t mt, other_t
     cdef int rel2[4]
     cdef int rel3[4]
     remaining(p, vc, &rem, &noud)
     ncash = cash_plain(p, p.leader, &cpts, &coud, rel, cashed, &nlead)
     for k in range(4):
         trel[k] = NO_REL
-    for k in range(p.np):
-        if not p.camp[k]:
-            other_t |= p.hand[k][TRUMP]
     for c in range(1, -1, -1):
         sure = camp_sure(p, c, &s_oud, &nsure, masters)
         if c == lead_camp:
@@ -1110,7 +1109,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
         if c == 1:
             lo[0] = p.taker_hp + v - p.tgt[p.fixed + s_oud]
             if lo[0] < beta and c != lead_camp:
-                tseat = later_seat(p)
+                tseat = later_seat(p, &other_t)
                 if tseat >= 0:
                     lo2 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat, 0, 0, rel2)
                     if lo2 > lo[0]:
