@@ -678,14 +678,16 @@ cdef inline int trumps_left(Pos* p, int q, int draw) noexcept nogil:
     return tc_popcount(p.hand[q][TRUMP]) + (q == p.excuse_owner) - draw
 
 
-cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in, int* pts, int* oud,
-                          int* rel, uint32_t* won, int* lead) noexcept nogil:
+cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in, uint32_t spent,
+                          int* pts, int* oud, int* rel, uint32_t* won, int* lead) noexcept nogil:
     """Tricks the player on lead surely wins by drawing ``draw`` rounds of his
     master trumps, then cashing plain masters (see :func:`cash_plain`), the
     rounds of a suit capped as if ``cash_draw`` rounds had been drawn.
 
     ``kept_in`` says whether camp_sure counts his Petit as kept (-1: as for
-    his hand of now); ``lead`` gets the number of tricks he leads in the plan."""
+    his hand of now); ``spent`` is a trump of his, no longer in his hand, that
+    won a trick of its own before the plan (:func:`later_cash`); ``lead`` gets
+    the number of tricks he leads in the plan."""
     cdef int q, s, n = 0, rounds, bit, k, most = 0, lost, again
     cdef bint kept
     cdef uint32_t other_s, mine, other_t = 0, holders = 0, cash_holders = 0, t, after = 0, after2 = 0
@@ -747,7 +749,8 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
         t = p.hand[seat][TRUMP]
         for k in range(draw):
             t &= ~(1u << tc_msb(t))
-        lost = beaten(other_t, t)
+        # (camp_sure counted the trumps of now, ``spent`` among them)
+        lost = beaten(other_t, t | spent)
         # camp_sure may already count the Petit as kept
         kept = petit_kept(p, seat, p.hand[seat][TRUMP], 0) if kept_in < 0 else kept_in
         if holders and (most > 1 or not (t & 1) or not (t & ~1u)):
@@ -820,13 +823,13 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
     for q in range(p.np):
         if q != seat and p.hand[q][TRUMP]:
             if p.camp[q] == p.camp[seat]:
-                return lead_plan(p, seat, 0, 0, -1, pts, oud, rel, won, lead)
+                return lead_plan(p, seat, 0, 0, -1, 0, pts, oud, rel, won, lead)
             other_t |= p.hand[q][TRUMP]
     if other_t:
         draw = tc_popcount(p.hand[seat][TRUMP] >> (tc_msb(other_t) + 1))
-    n = lead_plan(p, seat, draw, draw, -1, pts, oud, rel, won, lead)
+    n = lead_plan(p, seat, draw, draw, -1, 0, pts, oud, rel, won, lead)
     if draw and p.excuse_owner == seat and p.tricks_left < lead[0] + 2:
-        n = lead_plan(p, seat, 0, 0, -1, pts, oud, rel, won, lead)
+        n = lead_plan(p, seat, 0, 0, -1, 0, pts, oud, rel, won, lead)
     return n
 
 
@@ -1032,12 +1035,15 @@ cdef inline int later_cash(Pos* p, int t, uint32_t drop, int draw, int* pts, int
     draws ``draw`` rounds of his master trumps but ``drop``, then cashes his
     plain masters in the rounds the holders of trumps of now allow.
 
-    He keeps his highest trump until he must play a trump (a trump lead, or
-    a suit he is void in), then plays it, or the Petit where
-    :func:`petit_kept` ruffs with it, and wins the lead; he plays a master of
-    a plain suit when that suit is led, and wins too (see below); then he
-    plays the plan, with the trumps he has then (all, or all but ``drop``,
-    the one that won the lead).  Until then nobody who holds a trump can
+    He keeps his trumps until he must play one.  On a trump lead he plays
+    his highest and wins: a round of the drawing, every holder playing a
+    trump.  On a plain suit he is void in he ruffs, with the Petit where
+    :func:`petit_kept` ruffs with it, else with the trump of
+    :func:`ruff_trump`, and wins.  He plays a master of a plain suit he
+    cashes when that suit is led, and wins too (see below).  Then he plays
+    the plan with the trumps he has then: all, or all but ``drop``, the one
+    that won the lead, which still counts among the trumps that won their
+    tricks (``spent`` in :func:`lead_plan`).  Until then nobody who holds a trump can
     have played a card of a suit he cashes: a player with trumps cannot
     discard, and the first trick of such a suit is one he wins with its
     master, every holder of a trump following; nor can one during the
@@ -1049,9 +1055,40 @@ cdef inline int later_cash(Pos* p, int t, uint32_t drop, int draw, int* pts, int
     cdef uint32_t keep = p.hand[t][TRUMP]
     cdef int n, kept = petit_kept(p, t, keep, 0)
     p.hand[t][TRUMP] = keep & ~drop
-    n = lead_plan(p, t, draw, 0, kept, pts, oud, rel, won, lead)
+    n = lead_plan(p, t, draw, 0, kept, drop, pts, oud, rel, won, lead)
     p.hand[t][TRUMP] = keep
     return n
+
+
+cdef inline int ruff_trump(Pos* p, int t, int s) noexcept nogil:
+    """The trump with which the taker ``t`` (:func:`later_seat`) wins the lead
+    when the first trick in which he must play a trump is led in plain suit
+    ``s``, or -1 when the defence can never lead ``s`` with him void in it.
+
+    Before that trick no trick of ``s`` is led with him void in it, so each
+    earlier trick of ``s`` takes one of his cards of it: he is void after his
+    ``k`` cards of it are gone (one trick more if his Excuse goes in one of
+    them), and the defence must have led ``s`` ``k + 1`` times.  A player who
+    then still holds a trump cannot have discarded, so one who holds more
+    than ``k`` cards of ``s`` now still holds one and must follow; only the
+    others can ruff before or after him, with trumps they hold now.  He
+    ruffs with his cheapest trump but the Petit above all of theirs: legal
+    (above any trump played before his) and not overruffed."""
+    cdef int q, k = tc_popcount(p.hand[t][s]), theirs = 0
+    cdef uint32_t over = 0, cand
+    for q in range(p.np):
+        if q != t:
+            theirs += tc_popcount(p.hand[q][s])
+    if theirs <= k:
+        return -1
+    k += p.excuse_owner == t
+    for q in range(p.np):
+        if q != t and tc_popcount(p.hand[q][s]) <= k:
+            over |= p.hand[q][TRUMP]
+    cand = p.hand[t][TRUMP] & ~1u
+    if over:
+        cand &= ~((2u << tc_msb(over)) - 1)
+    return tc_ctz(cand)
 
 
 cdef inline int later_bound(Pos* p, ValueCounts* vc, int rem, int sure, int nsure, int s_oud,
@@ -1085,11 +1122,11 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, nlead, c, k, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
-    cdef int nsure, v, t_oud, lo2, lo3, tseat
+    cdef int nsure, v, t_oud, lo2, lo3, tseat, bit
     cdef ValueCounts vc[MAXP]
     cdef uint32_t masters[MAXP]
     cdef uint32_t cashed[NSUITS]
-    cdef uint32_t mt, other_t
+    cdef uint32_t mt, other_t, tried
     cdef int rel2[4]
     cdef int rel3[4]
     remaining(p, vc, &rem, &noud)
@@ -1116,18 +1153,27 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
                         lo[0] = lo2
                         for k in range(4):
                             trel[k] = rel2[k]
-                    mt = p.hand[tseat][TRUMP] >> (tc_msb(other_t) + 1) if other_t else 0
-                    if lo[0] < beta and tc_popcount(mt) >= 2:
-                        # with the drawing, the worst of winning the lead with
-                        # his highest trump, with the Petit (where the Petit
-                        # rule ruffs with it) and keeping both (a master led)
+                    if lo[0] < beta and other_t:
+                        # with the drawing, the worst of the ways he wins the
+                        # lead: his highest trump on a trump lead (a round of
+                        # the drawing: every holder plays a trump) or a master
+                        # of a suit he cashes (all kept); a ruff of a plain
+                        # suit (ruff_trump); the Petit, where the Petit rule
+                        # ruffs with it
+                        mt = p.hand[tseat][TRUMP] >> (tc_msb(other_t) + 1) << (tc_msb(other_t) + 1)
                         lo2 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat,
-                                          1u << tc_msb(p.hand[tseat][TRUMP]), tc_popcount(mt) - 1, rel2)
-                        lo3 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat,
-                                          0, tc_popcount(mt), rel3)
-                        if lo3 < lo2:
-                            lo2 = lo3
-                        rel_union(rel2, rel3)
+                                          0, tc_popcount(mt), rel2)
+                        tried = 0
+                        for k in range(4):
+                            bit = ruff_trump(p, tseat, k)
+                            if bit < 0 or (tried >> bit) & 1:
+                                continue
+                            tried |= 1u << bit
+                            lo3 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat,
+                                              1u << bit, tc_popcount(mt) - ((mt >> bit) & 1), rel3)
+                            if lo3 < lo2:
+                                lo2 = lo3
+                            rel_union(rel2, rel3)
                         if masters[tseat] & 1:
                             # camp_sure counts the Petit kept
                             lo3 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat,

@@ -308,9 +308,10 @@ def later_cash_applies(st: PlayState) -> bool:
 
 def test_later_cash_bounds_contain_the_value(solver: Solver, unbounded: Solver) -> None:
     # the taker's bound where the defence leads, which counts his drawing and
-    # cashes once he has the lead when he holds the master trump (later_cash);
+    # cashes once he has the lead when he holds the master trump (later_cash),
+    # the lead won by a cheaper ruff where nobody can overruff (ruff_trump);
     # takers often dealt trumps, without the Petit half of the time
-    checked = applies = draws = with_petit = 0
+    checked = applies = draws = with_petit = low_ruffs = 0
     for st in trick_starts(31, 6000, (2, 3, 3, 4, 5, 6), 3, petit=False):
         if st.camps[st.leader]:
             continue
@@ -318,21 +319,49 @@ def test_later_cash_bounds_contain_the_value(solver: Solver, unbounded: Solver) 
         if later_draw_applies(st):
             draws += 1
             with_petit += bool(st.hands[st.camps.index(True)] >> PETIT & 1)
+        low_ruffs += low_ruff_applies(st)
         bounds_contain_the_value(solver, unbounded, st)
         checked += 1
     assert (checked > 2000 and applies > 250 and draws > 100
-            and with_petit > 15), (checked, applies, draws, with_petit)
+            and with_petit > 15 and low_ruffs > 150), (checked, applies, draws, with_petit, low_ruffs)
+
+
+def trumps_of(hand: int) -> List[int]:
+    return [c for c in range(PETIT, EXCUSE) if hand >> c & 1]
 
 
 def later_draw_applies(st: PlayState) -> bool:
     """Where later_cash also counts the drawing: the taker, not on lead, holds
     two trumps above all the others' (who hold some)."""
     taker = st.camps.index(True)
-    theirs = [c for c in range(PETIT, EXCUSE) for q in range(st.players)
-              if q != taker and st.hands[q] >> c & 1]
-    mine = [c for c in range(PETIT, EXCUSE) if st.hands[taker] >> c & 1]
+    theirs = [c for q in range(st.players) if q != taker for c in trumps_of(st.hands[q])]
+    mine = trumps_of(st.hands[taker])
     return (not st.camps[st.leader] and bool(theirs)
             and sum(c > max(theirs) for c in mine) >= 2)
+
+
+def low_ruff_applies(st: PlayState) -> bool:
+    """Where ruff_trump lets the taker win the lead with a trump below his
+    highest: the defence leads, he holds the highest trump, and in some suit
+    the defence can lead once he is void in it, every player who may then be
+    void in it too holds only trumps below one of his other trumps but the
+    Petit."""
+    taker = st.camps.index(True)
+    others = [q for q in range(st.players) if q != taker]
+    mine = trumps_of(st.hands[taker])
+    theirs = [c for q in others for c in trumps_of(st.hands[q])]
+    if st.camps[st.leader] or st.camps.count(True) != 1 or not theirs or max(mine, default=-1) < max(theirs):
+        return False
+    for suit in range(4):
+        held = [cards.count(st.hands[q] & cards.suit_mask(suit)) for q in range(st.players)]
+        k = held[taker]
+        if sum(held[q] for q in others) <= k:
+            continue
+        k += st.hands[taker] >> EXCUSE & 1
+        over = [c for q in others if held[q] <= k for c in trumps_of(st.hands[q])]
+        if any(c != PETIT and c > max(over, default=-1) for c in mine[:-1]):
+            return True
+    return False
 
 
 def petit_saved(state: PlayState, memo: Dict) -> bool:
