@@ -326,6 +326,23 @@ def test_later_cash_bounds_contain_the_value(solver: Solver, unbounded: Solver) 
             and with_petit > 15 and low_ruffs > 150), (checked, applies, draws, with_petit, low_ruffs)
 
 
+def test_later_lead_ruff_minds_the_players_made_void(solver: Solver) -> None:
+    # ruff_trump: seat 2 leads spades twice.  Then the taker (seat 0) and
+    # seat 1, who plays after him with the 12 of trumps, are both void, so
+    # the taker must ruff with his 21; seat 3 still follows and keeps the 10
+    # that beats his 5: he makes one trick.  Counting that ruff as made with
+    # the 5 (nobody is void in spades now) would leave the trump lead as the
+    # worst way for him to win the lead, after which the 21 has drawn both
+    # trumps and the 5 wins too: two tricks, a bound above the value
+    hands = [cards.mask_of(cards.parse_cards(h)) for h in
+             ("T21 T5 3S 4C", "T12 4S 5C 6C", "6S 7S 8S 7C", "T10 1S 2S 8C")]
+    st = PlayState(hands=hands, camps=(True, False, False, False), leader=2,
+                   tricks=[Trick(0, [], 0)])  # the taker has won a trick: no defence slam
+    solver._load(st)
+    lo, hi = solver._core.bounds()
+    assert lo <= minimax(st) <= hi, (lo, minimax(st), hi)
+
+
 def trumps_of(hand: int) -> List[int]:
     return [c for c in range(PETIT, EXCUSE) if hand >> c & 1]
 
