@@ -682,13 +682,15 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
                           int* pts, int* oud, int* rel, uint32_t* won, int* lead) noexcept nogil:
     """Tricks the player on lead surely wins by drawing ``draw`` rounds of his
     master trumps, then cashing plain masters (see :func:`cash_plain`), the
-    rounds of a suit capped as if ``cash_draw`` rounds had been drawn.
+    rounds of a suit capped as if ``cash_draw`` rounds had been drawn, or
+    where the drawing leaves nobody a trump, by the tricks of the suit the
+    defence can lead before (see below).
 
     ``kept_in`` says whether camp_sure counts his Petit as kept (-1: as for
     his hand of now); ``spent`` is a trump of his, no longer in his hand, that
     won a trick of its own before the plan (:func:`later_cash`); ``lead`` gets
     the number of tricks he leads in the plan."""
-    cdef int q, s, n = 0, rounds, bit, k, most = 0, lost, again
+    cdef int q, s, n = 0, rounds, bit, k, most = 0, lost, again, led
     cdef bint kept
     cdef uint32_t other_s, mine, other_t = 0, holders = 0, cash_holders = 0, t, after = 0, after2 = 0
     pts[0] = 0
@@ -725,6 +727,22 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
                     k = tc_popcount(p.hand[q][s])
                     if k < rounds:
                         rounds = k
+        if not holders:
+            # once the drawing has left nobody a trump all his masters win,
+            # but those the defence made him play first: a trick of this suit
+            # takes a card of it (or the Excuse) from every holder, so it can
+            # be led at most as often as the longest other holding of it
+            # allows (one more if its holder has the Excuse); he follows
+            # with his low cards first
+            k = 0
+            for q in range(p.np):
+                if q != seat and p.hand[q][s]:
+                    led = tc_popcount(p.hand[q][s]) + (q == p.excuse_owner)
+                    if led > k:
+                        k = led
+            k = tc_popcount(mine) - k
+            if k > rounds:
+                rounds = k
         while mine and rounds > 0:
             bit = tc_msb(mine)
             if other_s >> bit:
@@ -1049,9 +1067,11 @@ cdef inline int later_cash(Pos* p, int t, uint32_t drop, int draw, int* pts, int
     master, every holder of a trump following; nor can one during the
     drawing.  So each round is won as :func:`cash_plain` counts it, on the
     holdings of now, and the drawing as :func:`lead_plan` counts it, the
-    others' trumps being then at most those of now.  A suit only the drawing
-    would make safe is not cashed: the defence could lead it before, and his
-    master be ruffed."""
+    others' trumps being then at most those of now.  In a suit only the
+    drawing makes safe the defence could lead it before and ruff his master:
+    he follows with his low cards first, and it can be led only while a
+    player other than him holds a card of it, so he keeps the masters that
+    this leaves him (all of them where nobody else holds it)."""
     cdef uint32_t keep = p.hand[t][TRUMP]
     cdef int n, kept = petit_kept(p, t, keep, 0)
     p.hand[t][TRUMP] = keep & ~drop
