@@ -59,6 +59,9 @@ cdef extern from *:
     static inline int tc_popcount(uint64_t x) { return __builtin_popcountll(x); }
     static inline int tc_ctz(uint64_t x) { return __builtin_ctzll(x); }
     static inline int tc_msb(uint64_t x) { return 63 - __builtin_clzll(x); }
+    static inline void tc_prefetch(const void* a) {
+        __builtin_prefetch(a); __builtin_prefetch((const char*)a + 64);
+    }
     /* Ctrl-C during a search: the GIL is released, so Python's own handler
        cannot run; this one raises a flag the search polls with the clock. */
     #include <signal.h>
@@ -77,6 +80,7 @@ cdef extern from *:
     int tc_popcount(uint64_t x) nogil
     int tc_ctz(uint64_t x) nogil
     int tc_msb(uint64_t x) nogil
+    void tc_prefetch(const void* a) nogil
     double tc_now() nogil
     ctypedef void (*tc_handler)(int)
     volatile int tc_interrupted
@@ -1346,11 +1350,11 @@ cdef inline uint64_t fine_diff(Entry* e, Key* key) noexcept nogil:
     return (e.k[0] ^ key.k[0]) | (e.k[1] ^ key.k[1]) | (e.k[2] ^ key.k[2])
 
 
-cdef inline Entry* tt_find(Search* S, Key* key, int* lo, int* hi, uint64_t* mask) noexcept nogil:
-    """Combine every entry that matches: the tightest bounds, the union of the
-    masks they rest on; returns the entry with the most work (for its move)."""
-    cdef uint32_t tag
-    cdef Bucket* b = tt_bucket(S, key, &tag)
+cdef inline Entry* tt_find(Bucket* b, uint32_t tag, Key* key, int* lo, int* hi,
+                          uint64_t* mask) noexcept nogil:
+    """Combine every entry of ``key``'s bucket (:func:`tt_bucket`) that
+    matches: the tightest bounds, the union of the masks they rest on;
+    returns the entry with the most work (for its move)."""
     cdef Entry* e
     cdef Entry* found = NULL
     cdef int i, fw = -1
@@ -1540,6 +1544,8 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0
     cdef Key key
     cdef Entry* e = NULL
+    cdef Bucket* bucket = NULL
+    cdef uint32_t tag
     cdef uint64_t emask
     cdef int64_t nodes0, saved
     for s in range(4):
@@ -1556,6 +1562,11 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     if p.ntrick == 0:
         if p.tricks_left == 0:
             return terminal_value(p)
+        if S.use_table:
+            # the bucket's tag lines load while the sure bounds are counted
+            make_key(p, &key)
+            bucket = tt_bucket(S, &key, &tag)
+            tc_prefetch(bucket)
         if S.use_bounds:
             sure_bounds(p, &lo, &hi, crel, erel, beta)
             if lo >= beta or hi <= alpha or lo == hi:
@@ -1568,9 +1579,8 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                     rel_union(rel, erel)
                 return lo if lo >= beta or lo == hi else hi
         if S.use_table:
-            make_key(p, &key)
             S.tt_probes += 1
-            e = tt_find(S, &key, &lo, &hi, &emask)
+            e = tt_find(bucket, tag, &key, &lo, &hi, &emask)
             if e != NULL:
                 S.tt_hits += 1
                 lo += p.taker_hp
@@ -1949,10 +1959,11 @@ cdef class Core:
         cdef Entry* e
         cdef int lo, hi
         cdef uint64_t mask
+        cdef uint32_t tag
         if self.S.p.ntrick != 0:
             return None
         make_key(&self.S.p, &key)
-        e = tt_find(&self.S, &key, &lo, &hi, &mask)
+        e = tt_find(tt_bucket(&self.S, &key, &tag), tag, &key, &lo, &hi, &mask)
         if e == NULL:
             return None
         c = abs_move(&self.S.p, e.move)
