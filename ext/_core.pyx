@@ -31,7 +31,6 @@ search below is fail-soft alpha-beta over single card plays with:
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t, int64_t, uintptr_t
-from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 import threading
@@ -70,6 +69,36 @@ cdef extern from *:
     static void tc_on_sigint(int sig) { (void)sig; tc_interrupted = 1; }
     static tc_handler tc_catch_sigint(void) { tc_interrupted = 0; return signal(SIGINT, tc_on_sigint); }
     static void tc_release_sigint(tc_handler old) { signal(SIGINT, old); }
+    /* The table: zeroed, on 2 MiB pages where Linux offers them (a probe
+       lands anywhere in hundreds of MiB: with 4 KiB pages nearly every
+       probe also misses the TLB); ``base`` and ``len`` are for tc_free. */
+    #include <stdlib.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    static void* tc_alloc(size_t n, void** base, size_t* len) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        size_t huge = (size_t)2 << 20;
+        void* p = mmap(NULL, n + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        char* a;
+        if (p == MAP_FAILED) { *base = NULL; return NULL; }
+        a = (char*)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+        madvise(a, n, MADV_HUGEPAGE);
+        *base = p; *len = n + huge;
+        return a;
+    #else
+        void* p = calloc(n + 64, 1);
+        *base = p; *len = 0;
+        return p ? (void*)(((uintptr_t)p + 63) & ~(uintptr_t)63) : NULL;
+    #endif
+    }
+    static void tc_free(void* base, size_t len) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (base) munmap(base, len);
+    #else
+        (void)len; free(base);
+    #endif
+    }
     static inline double tc_now(void) {
         struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts);
         return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
@@ -82,6 +111,8 @@ cdef extern from *:
     int tc_msb(uint64_t x) nogil
     void tc_prefetch(const void* a) nogil
     double tc_now() nogil
+    void* tc_alloc(size_t n, void** base, size_t* len) nogil
+    void tc_free(void* base, size_t len) nogil
     ctypedef void (*tc_handler)(int)
     volatile int tc_interrupted
     tc_handler tc_catch_sigint()
@@ -1723,17 +1754,17 @@ cdef class Core:
 
     cdef Search S
     cdef size_t table_bytes
-    cdef void* raw          # the allocation; the table starts at a cache line in it
+    cdef void* raw          # the allocation (tc_alloc), the table aligned in it
+    cdef size_t raw_len
 
     def __cinit__(self, size_t table_bytes=256 * 1024 * 1024):
         cdef uint64_t nb = table_bytes // sizeof(Bucket)
         if nb < 1 or nb >= (1ULL << 32):
             raise ValueError("table_bytes must hold between one bucket and 2**32 buckets")
         memset(&self.S, 0, sizeof(Search))
-        self.raw = calloc(nb * sizeof(Bucket) + 64, 1)
-        if self.raw == NULL:
+        self.S.table = <Bucket*>tc_alloc(nb * sizeof(Bucket), &self.raw, &self.raw_len)
+        if self.S.table == NULL:
             raise MemoryError(f"cannot allocate a {table_bytes}-byte table")
-        self.S.table = <Bucket*>((<uintptr_t>self.raw + 63) & ~(<uintptr_t>63))
         self.S.nbuckets = nb
         self.table_bytes = nb * sizeof(Bucket)
         self.S.use_table = 1
@@ -1745,7 +1776,7 @@ cdef class Core:
         self.S.sub_limit = 1LL << 62
 
     def __dealloc__(self):
-        free(self.raw)
+        tc_free(self.raw, self.raw_len)
 
     @property
     def table_bytes(self):
