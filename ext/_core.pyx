@@ -69,9 +69,8 @@ cdef extern from *:
     static void tc_on_sigint(int sig) { (void)sig; tc_interrupted = 1; }
     static tc_handler tc_catch_sigint(void) { tc_interrupted = 0; return signal(SIGINT, tc_on_sigint); }
     static void tc_release_sigint(tc_handler old) { signal(SIGINT, old); }
-    /* The table: zeroed, on 2 MiB pages where Linux offers them (a probe
-       lands anywhere in hundreds of MiB: with 4 KiB pages nearly every
-       probe also misses the TLB); ``base`` and ``len`` are for tc_free. */
+    /* The table: zeroed, aligned for 2 MiB pages where Linux offers them
+       (see tc_huge); ``base`` and ``len`` are for tc_free. */
     #include <stdlib.h>
     #if defined(__linux__)
     #include <sys/mman.h>
@@ -83,13 +82,23 @@ cdef extern from *:
         char* a;
         if (p == MAP_FAILED) { *base = NULL; return NULL; }
         a = (char*)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
-        madvise(a, n, MADV_HUGEPAGE);
         *base = p; *len = n + huge;
         return a;
     #else
         void* p = calloc(n + 64, 1);
         *base = p; *len = 0;
         return p ? (void*)(((uintptr_t)p + 63) & ~(uintptr_t)63) : NULL;
+    #endif
+    }
+    /* Ask for 2 MiB pages once the whole table is to be used (a probe lands
+       anywhere in it: with 4 KiB pages nearly every probe also misses the
+       TLB).  Not at allocation: a short search on a fresh table touches few
+       pages, and with huge ones each touch would bring 2 MiB. */
+    static void tc_huge(void* a, size_t n) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        madvise(a, n, MADV_HUGEPAGE);
+    #else
+        (void)a; (void)n;
     #endif
     }
     static void tc_free(void* base, size_t len) {
@@ -113,6 +122,7 @@ cdef extern from *:
     double tc_now() nogil
     void* tc_alloc(size_t n, void** base, size_t* len) nogil
     void tc_free(void* base, size_t len) nogil
+    void tc_huge(void* a, size_t n) nogil
     ctypedef void (*tc_handler)(int)
     volatile int tc_interrupted
     tc_handler tc_catch_sigint()
@@ -1756,6 +1766,7 @@ cdef class Core:
     cdef size_t table_bytes
     cdef void* raw          # the allocation (tc_alloc), the table aligned in it
     cdef size_t raw_len
+    cdef bint huge          # 2 MiB pages asked for (clear_table)
 
     def __cinit__(self, size_t table_bytes=256 * 1024 * 1024):
         cdef uint64_t nb = table_bytes // sizeof(Bucket)
@@ -1784,6 +1795,11 @@ cdef class Core:
         return self.table_bytes
 
     def clear_table(self):
+        """Empty the table, touching all of it: on 2 MiB pages from then on
+        where the system offers them."""
+        if not self.huge:
+            tc_huge(self.S.table, self.table_bytes)
+            self.huge = 1
         memset(self.S.table, 0, self.S.nbuckets * sizeof(Bucket))
 
     def set_options(self, table=None, bounds=None, merge=None, partition=None, scan=None):
