@@ -735,9 +735,9 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
     his hand of now); ``spent`` is a trump of his, no longer in his hand, that
     won a trick of its own before the plan (:func:`later_cash`); ``lead`` gets
     the number of tricks he leads in the plan."""
-    cdef int q, s, n = 0, rounds, bit, k, most = 0, lost, again, led
+    cdef int q, s, n = 0, rounds, bit, k, most = 0, lost, again, led, done
     cdef bint kept
-    cdef uint32_t other_s, mine, other_t = 0, holders = 0, cash_holders = 0, t, after = 0, after2 = 0
+    cdef uint32_t blk, other_s, mine, other_t = 0, holders = 0, cash_holders = 0, t, after = 0, after2 = 0
     pts[0] = 0
     oud[0] = 0
     for s in range(NSUITS):
@@ -788,13 +788,26 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
             k = tc_popcount(mine) - k
             if k > rounds:
                 rounds = k
+        done = 0
         while mine and rounds > 0:
             bit = tc_msb(mine)
-            if other_s >> bit:
+            blk = other_s
+            if blk >> bit and cash_draw == draw:
+                # length: his card needs only to beat the best card of each
+                # player who may still hold the suit; every player follows
+                # each round with one card of it (or his Excuse, once), so
+                # after ``done`` rounds one with no more cards than that (and
+                # his Excuse) is void, and one who played his lowest keeps
+                # his best (during the drawing he can only have discarded)
+                blk = 0
+                for q in range(p.np):
+                    if q != seat and p.hand[q][s] and tc_popcount(p.hand[q][s]) + (q == p.excuse_owner) > done:
+                        blk |= 1u << tc_msb(p.hand[q][s])
+            if blk >> bit:
                 # the card that stops the cash counts only where one more cash
                 # could lower the bound: by making the leader's Excuse late
                 if p.excuse_owner == seat:
-                    bit = tc_msb(other_s)
+                    bit = tc_msb(blk)
                     if bit < rel[s]:
                         rel[s] = bit
                 break
@@ -802,6 +815,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
             mine &= ~(1u << bit)
             won[s] |= 1u << bit
             rounds -= 1
+            done += 1
             n += 1
             pts[0] += VAL[s][bit] + p.np - 1
     lead[0] = draw + n
@@ -861,7 +875,9 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
 
     A card above every other card of its suit wins its round as long as every
     other player who holds a trump still follows suit, so the rounds of a suit
-    are capped by the shortest holding among those players.  When no partner
+    are capped by the shortest holding among those players; so does a lower
+    card above the best card of every player who may still hold the suit in
+    its round (length: the others' shorter holdings are gone).  When no partner
     holds a trump, the leader first leads his master trumps (above every trump
     of the other camp): each round every other player holding a trump must
     play one (or the Excuse, once), so fewer of them can ruff the cashes and

@@ -418,6 +418,26 @@ def test_drawn_suit_counts_the_leads_the_excuse_adds(solver: Solver) -> None:
     assert lo == exact
 
 
+@pytest.mark.parametrize("hands, counted", [
+    # the K drops seat 1's Q: J and 10 win too (three rounds counted, where
+    # the masters alone give one)
+    (("KC JC 10C 1S", "QC 2S 3S 4S", "5S 6S 7S 8S", "9S 1H 2H 3H"), -90),
+    # seat 1 follows the K with the 2 and keeps the Q for the J
+    (("KC JC 10C 1S", "QC 2C 2S 3S", "4S 5S 6S 7S", "8S 9S 1H 2H"), -100),
+    # seat 1 plays his Excuse on the K and keeps the Q for the J
+    (("KC JC 10C 1S", "QC EX 2S 3S", "4S 5S 6S 7S", "8S 9S 1H 2H"), -100),
+])
+def test_cash_counts_the_rounds_of_length(solver: Solver, hands: Any, counted: int) -> None:
+    # lead_plan: the leader's card that is not a master wins its round when
+    # each player who may still hold the suit holds nothing above it
+    st = PlayState(hands=[cards.mask_of(cards.parse_cards(h)) for h in hands],
+                   camps=(True, False, False, False), leader=0,
+                   tricks=[Trick(0, [], 0)])  # the taker has won a trick: no defence slam
+    solver._load(st)
+    lo, hi = solver._core.bounds()
+    assert lo == counted <= minimax(st) <= hi
+
+
 def trumps_of(hand: int) -> List[int]:
     return [c for c in range(PETIT, EXCUSE) if hand >> c & 1]
 
