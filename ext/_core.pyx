@@ -1602,7 +1602,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef Key key
     cdef Entry* e = NULL
     cdef Bucket* bucket = NULL
-    cdef uint32_t tag
+    cdef uint32_t tag = 0
     cdef uint64_t emask
     cdef int64_t nodes0, saved
     for s in range(4):
@@ -2023,10 +2023,12 @@ cdef class Core:
         cdef int lo, hi
         cdef uint64_t mask
         cdef uint32_t tag
+        cdef Bucket* b
         if self.S.p.ntrick != 0:
             return None
         make_key(&self.S.p, &key)
-        e = tt_find(tt_bucket(&self.S, &key, &tag), tag, &key, &lo, &hi, &mask)
+        b = tt_bucket(&self.S, &key, &tag)     # sets tag: not in the same call
+        e = tt_find(b, tag, &key, &lo, &hi, &mask)
         if e == NULL:
             return None
         c = abs_move(&self.S.p, e.move)

@@ -438,6 +438,26 @@ def test_cash_counts_the_rounds_of_length(solver: Solver, hands: Any, counted: i
     assert lo == counted <= minimax(st) <= hi
 
 
+def test_table_move_is_the_stored_best_card(solver: Solver) -> None:
+    # the principal variation tries the table's card first (Core.table_move):
+    # after a solve from a trick start the root's entry holds a legal card
+    rng = random.Random(12)
+    found = 0
+    for _ in range(20):
+        st = random_position(rng, 6)
+        while st.trick:
+            st.play(rng.choice(cards.cards_of(st.legal())))
+        if st.over:
+            continue
+        solver.clear()
+        solver.solve(st, pv=False)
+        solver._load(st)
+        move = solver._core.table_move()
+        assert move is None or st.legal() >> move & 1
+        found += move is not None
+    assert found >= 15, found
+
+
 def trumps_of(hand: int) -> List[int]:
     return [c for c in range(PETIT, EXCUSE) if hand >> c & 1]
 
