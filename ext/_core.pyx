@@ -723,6 +723,12 @@ cdef inline int trumps_left(Pos* p, int q, int draw) noexcept nogil:
     return tc_popcount(p.hand[q][TRUMP]) + (q == p.excuse_owner) - draw
 
 
+cdef inline int follows(Pos* p, int q, int s) noexcept nogil:
+    """How many rounds of plain suit ``s`` player ``q`` can follow without
+    running out of it: his cards of it, and his Excuse played on one."""
+    return tc_popcount(p.hand[q][s]) + (q == p.excuse_owner)
+
+
 cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in, uint32_t spent,
                           int* pts, int* oud, int* rel, uint32_t* won, int* lead) noexcept nogil:
     """Tricks the player on lead surely wins by drawing ``draw`` rounds of his
@@ -772,8 +778,9 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
                     k = tc_popcount(p.hand[q][s])
                     if k < rounds:
                         rounds = k
-        if not holders:
-            # once the drawing has left nobody a trump all his masters win,
+        if not holders and cash_draw < draw:
+            # (with cash_draw == draw nobody holding a trump caps the rounds
+            # already) once the drawing has left nobody a trump all his masters win,
             # but those the defence made him play first: a trick of this suit
             # takes a card of it (or the Excuse) from every holder, so it can
             # be led at most as often as the longest other holding of it
@@ -782,7 +789,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
             k = 0
             for q in range(p.np):
                 if q != seat and p.hand[q][s]:
-                    led = tc_popcount(p.hand[q][s]) + (q == p.excuse_owner)
+                    led = follows(p, q, s)
                     if led > k:
                         k = led
             k = tc_popcount(mine) - k
@@ -801,7 +808,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
                 # his best (during the drawing he can only have discarded)
                 blk = 0
                 for q in range(p.np):
-                    if q != seat and p.hand[q][s] and tc_popcount(p.hand[q][s]) + (q == p.excuse_owner) > done:
+                    if q != seat and p.hand[q][s] and follows(p, q, s) > done:
                         blk |= 1u << tc_msb(p.hand[q][s])
             if blk >> bit:
                 # the card that stops the cash counts only where one more cash
@@ -1439,16 +1446,15 @@ cdef inline Entry* tt_find(Bucket* b, uint32_t tag, Key* key, int* lo, int* hi,
     return found
 
 
-cdef inline void tt_store(Search* S, Key* key, uint64_t mask, int lo, int hi, int move,
-                          int work) noexcept nogil:
-    """Store a result valid for every position matching ``key`` under ``mask``.
+cdef inline void tt_store(Search* S, Bucket* b, uint32_t tag, Key* key, uint64_t mask, int lo,
+                          int hi, int move, int work) noexcept nogil:
+    """Store a result valid for every position matching ``key`` under ``mask``
+    in its bucket (:func:`tt_bucket`).
 
     An entry for the same class takes the tighter bounds; an entry that this
     one makes redundant (it holds for fewer positions and says no more) is
     overwritten, and a new result that says nothing new is dropped.
     """
-    cdef uint32_t tag
-    cdef Bucket* b = tt_bucket(S, key, &tag)
     cdef Entry* e
     cdef int i, slot = -1, w = 1000
     for i in range(WAYS):
@@ -1763,7 +1769,8 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
         while v > 1:
             v >>= 1
             i += 1
-        tt_store(S, &key, rel_mask(p, &key, rel) if S.use_partition else (1ULL << key.off[4]) - 1,
+        tt_store(S, bucket, tag, &key,
+                 rel_mask(p, &key, rel) if S.use_partition else (1ULL << key.off[4]) - 1,
                  lo, hi, rel_move(p, bestmove) if bestmove >= 0 else 255, i)
     return best
 
