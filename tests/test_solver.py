@@ -401,7 +401,7 @@ def test_drawn_suit_keeps_the_masters_the_defence_cannot_take(solver: Solver, un
     assert tight > 30, tight
 
 
-def test_drawn_suit_counts_the_leads_the_excuse_adds(solver: Solver) -> None:
+def test_drawn_suit_counts_the_leads_the_excuse_adds(solver: Solver, unbounded: Solver) -> None:
     # later_cash: the taker's three master trumps draw the two of seat 1, who
     # is void in spades.  Seat 3 and seat 2 hold one spade each, but seat 2
     # also holds the Excuse: he can play it on the first spade lead and lead
@@ -412,8 +412,6 @@ def test_drawn_suit_counts_the_leads_the_excuse_adds(solver: Solver) -> None:
               "3S EX KH 6H 5D 6D 4C 5C", "4S 3H 7H 7D 8D 9D 6C 7C")]
     st = PlayState(hands=hands, camps=(True, False, False, False), leader=1,
                    tricks=[Trick(0, [], 0)])  # the taker has won a trick: no defence slam
-    unbounded = Solver(16)
-    unbounded.set_options(bounds=False)
     lo, exact = bounds_contain_the_value(solver, unbounded, st)
     assert lo == exact
 
