@@ -730,7 +730,8 @@ cdef inline int follows(Pos* p, int q, int s) noexcept nogil:
 
 
 cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in, uint32_t spent,
-                          int* pts, int* oud, int* rel, uint32_t* won, int* lead) noexcept nogil:
+                          bint now, int* pts, int* oud, int* rel, uint32_t* won,
+                          int* lead) noexcept nogil:
     """Tricks the player on lead surely wins by drawing ``draw`` rounds of his
     master trumps, then cashing plain masters (see :func:`cash_plain`), the
     rounds of a suit capped as if ``cash_draw`` rounds had been drawn, or
@@ -740,7 +741,13 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
     ``kept_in`` says whether camp_sure counts his Petit as kept (-1: as for
     his hand of now); ``spent`` is a trump of his, no longer in his hand, that
     won a trick of its own before the plan (:func:`later_cash`); ``lead`` gets
-    the number of tricks he leads in the plan."""
+    the number of tricks he leads in the plan.
+
+    When the plan starts ``now`` (he is on lead), an opponent holding the
+    Petit and no more trumps than the drawing has rounds (his Excuse
+    saving one) must play it under one of the masters: the plan wins it
+    (``won[TRUMP]`` bit 0, ``oud``).  Not for a later plan: until then its
+    holder may play it where it is safe."""
     cdef int q, s, n = 0, rounds, bit, k, most = 0, lost, again, led, done
     cdef bint kept
     cdef uint32_t blk, other_s, mine, other_t = 0, holders = 0, cash_holders = 0, t, after = 0, after2 = 0
@@ -826,6 +833,12 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
             n += 1
             pts[0] += VAL[s][bit] + p.np - 1
     lead[0] = draw + n
+    if draw > 0 and now:
+        for q in range(p.np):
+            if q != seat and p.hand[q][TRUMP] & 1 and trumps_left(p, q, draw) <= 0:
+                pts[0] += VAL[TRUMP][0] - 1
+                oud[0] += 1
+                won[TRUMP] = 1
     if draw > 0:
         # the leader's trumps below his masters: camp_sure counts those the
         # other camp's trumps cannot beat, one half-point per card each (the
@@ -852,7 +865,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
             if not kept and petit_kept(p, seat, t, draw):
                 pts[0] += VAL[TRUMP][0] - 1
                 oud[0] += 1
-                won[TRUMP] = 1
+                won[TRUMP] |= 1
             return n
         pts[0] -= (tc_popcount(t) - lost) * p.np
         if holders:
@@ -864,7 +877,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
             lead[0] += 1
         # no other trump is left: all these win
         n += lost
-        won[TRUMP] = t
+        won[TRUMP] |= t
         while t:
             bit = tc_ctz(t)
             t &= t - 1
@@ -909,13 +922,13 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
     for q in range(p.np):
         if q != seat and p.hand[q][TRUMP]:
             if p.camp[q] == p.camp[seat]:
-                return lead_plan(p, seat, 0, 0, -1, 0, pts, oud, rel, won, lead)
+                return lead_plan(p, seat, 0, 0, -1, 0, 1, pts, oud, rel, won, lead)
             other_t |= p.hand[q][TRUMP]
     if other_t:
         draw = tc_popcount(p.hand[seat][TRUMP] >> (tc_msb(other_t) + 1))
-    n = lead_plan(p, seat, draw, draw, -1, 0, pts, oud, rel, won, lead)
+    n = lead_plan(p, seat, draw, draw, -1, 0, 1, pts, oud, rel, won, lead)
     if draw and p.excuse_owner == seat and p.tricks_left < lead[0] + 2:
-        n = lead_plan(p, seat, 0, 0, -1, 0, pts, oud, rel, won, lead)
+        n = lead_plan(p, seat, 0, 0, -1, 0, 1, pts, oud, rel, won, lead)
     return n
 
 
@@ -1059,10 +1072,12 @@ cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, in
     them (-1: none), its Excuse played before the last trick when ``ex_ok``;
     or, if more, what the other camp leaves it: that camp wins at most the
     other tricks, one card of each player in each, never one of this camp's
-    master trumps (nor its kept Petit) nor a card the plan wins with.
+    master trumps (nor its kept Petit) nor a card the plan wins with (an
+    opponent's Petit too: ``won[TRUMP]`` bit 0 when he does not hold it).
     ``s_oud`` gains the Excuse when it counts."""
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
     cdef int w = p.tricks_left - nsure, other_ub = 0, q, k
+    cdef uint32_t taken = 0
     cdef ValueCounts lost
     if ex_camp == c:
         if ex_ok:
@@ -1073,14 +1088,18 @@ cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, in
             # its sure tricks and go to the other camp: not the half-point
             # counted for each card there
             sure -= 1
+    if plan_seat >= 0 and won[TRUMP] & 1 and not p.hand[plan_seat][TRUMP] & 1:
+        taken = 1
     for q in range(p.np):
-        if masters[q] or q == plan_seat:
+        if masters[q] or q == plan_seat or p.hand[q][TRUMP] & taken:
             lost = vc[q]
             drop_cards(&lost, TRUMP, masters[q])
             if q == plan_seat:
                 for k in range(4):
                     drop_cards(&lost, k, won[k])
-                drop_cards(&lost, TRUMP, won[TRUMP] & ~masters[q])
+                drop_cards(&lost, TRUMP, won[TRUMP] & ~masters[q] & p.hand[q][TRUMP])
+            else:
+                drop_cards(&lost, TRUMP, p.hand[q][TRUMP] & taken)
             other_ub += top_values(&lost, w)
         else:
             other_ub += top_values(&vc[q], w)
@@ -1143,7 +1162,7 @@ cdef inline int later_cash(Pos* p, int t, uint32_t drop, int draw, int* pts, int
     cdef uint32_t keep = p.hand[t][TRUMP]
     cdef int n, kept = petit_kept(p, t, keep, 0)
     p.hand[t][TRUMP] = keep & ~drop
-    n = lead_plan(p, t, draw, 0, kept, drop, pts, oud, rel, won, lead)
+    n = lead_plan(p, t, draw, 0, kept, drop, 0, pts, oud, rel, won, lead)
     p.hand[t][TRUMP] = keep
     return n
 

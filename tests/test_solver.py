@@ -258,8 +258,7 @@ def bounds_contain_the_value(solver: Solver, unbounded: Solver, st: PlayState) -
     tricks left, beyond that the core's with these bounds switched off
     (itself checked against the reference).  Returns the low bound and the
     value."""
-    solver._load(st)
-    lo, hi = solver._core.bounds()
+    lo, hi = sure_bounds(solver, st)
     if st.total_tricks - st.tricks_done <= 3:
         exact = minimax(st)
     else:
@@ -268,6 +267,20 @@ def bounds_contain_the_value(solver: Solver, unbounded: Solver, st: PlayState) -
         exact = int(r.margin * 2)
     assert lo <= exact <= hi, (lo, exact, hi)
     return lo, exact
+
+
+def built(hands: Any, taker: int, leader: int) -> PlayState:
+    """Four hands typed as card tokens, the taker alone in his camp; he has
+    won a trick, so no defence slam is on."""
+    return PlayState(hands=[cards.mask_of(cards.parse_cards(h)) for h in hands],
+                     camps=tuple(q == taker for q in range(len(hands))), leader=leader,
+                     tricks=[Trick(taker, [], taker)])
+
+
+def sure_bounds(solver: Solver, st: PlayState) -> Tuple[int, int]:
+    """The core's sure bounds at the trick start ``st`` (half-points)."""
+    solver._load(st)
+    return solver._core.bounds()
 
 
 @pytest.fixture(scope="module")
@@ -336,12 +349,8 @@ def test_later_lead_ruff_minds_the_players_made_void(solver: Solver) -> None:
     # the 5 (nobody is void in spades now) would leave the trump lead as the
     # worst way for him to win the lead, after which the 21 has drawn both
     # trumps and the 5 wins too: two tricks, a bound above the value
-    hands = [cards.mask_of(cards.parse_cards(h)) for h in
-             ("T21 T5 3S 4C", "T12 4S 5C 6C", "6S 7S 8S 7C", "T10 1S 2S 8C")]
-    st = PlayState(hands=hands, camps=(True, False, False, False), leader=2,
-                   tricks=[Trick(0, [], 0)])  # the taker has won a trick: no defence slam
-    solver._load(st)
-    lo, hi = solver._core.bounds()
+    st = built(("T21 T5 3S 4C", "T12 4S 5C 6C", "6S 7S 8S 7C", "T10 1S 2S 8C"), 0, 2)
+    lo, hi = sure_bounds(solver, st)
     assert lo <= minimax(st) <= hi, (lo, minimax(st), hi)
 
 
@@ -407,13 +416,64 @@ def test_drawn_suit_counts_the_leads_the_excuse_adds(solver: Solver, unbounded: 
     # also holds the Excuse: he can play it on the first spade lead and lead
     # his spade after it, so spades can be led twice and the King falls to
     # seat 1's ruff after the 2.  Counting one lead only would keep the King
-    hands = [cards.mask_of(cards.parse_cards(h)) for h in
-             ("T21 T20 T19 KS 2S 1H 1D 1C", "T5 T6 2H 5H 3D 4D 2C 3C",
-              "3S EX KH 6H 5D 6D 4C 5C", "4S 3H 7H 7D 8D 9D 6C 7C")]
-    st = PlayState(hands=hands, camps=(True, False, False, False), leader=1,
-                   tricks=[Trick(0, [], 0)])  # the taker has won a trick: no defence slam
+    st = built(("T21 T20 T19 KS 2S 1H 1D 1C", "T5 T6 2H 5H 3D 4D 2C 3C",
+                "3S EX KH 6H 5D 6D 4C 5C", "4S 3H 7H 7D 8D 9D 6C 7C"), 0, 1)
     lo, exact = bounds_contain_the_value(solver, unbounded, st)
     assert lo == exact
+
+
+def drawn_petit_position(rng: random.Random) -> PlayState:
+    """A trick start where the leader, no partner of his holding a trump,
+    leads 1-4 master trumps and an opponent holds the Petit with at most as
+    many trumps (his Excuse counting one) as there are masters, or one more."""
+    players, k = 4, rng.randrange(3, 7)
+    leader = rng.randrange(players)
+    taker = leader if rng.random() < 0.5 else rng.choice([q for q in range(players) if q != leader])
+    camps = tuple(q == taker for q in range(players))
+    holder = rng.choice([q for q in range(players) if camps[q] != camps[leader]])
+    d = rng.randrange(1, min(4, k) + 1)
+    hand: Dict[int, List[int]] = {q: [] for q in range(players)}
+    hand[leader] = rng.sample(range(PETIT + 12, EXCUSE), d)
+    low = [c for c in range(PETIT + 1, min(hand[leader]))]
+    rng.shuffle(low)
+    if rng.random() < 0.3:
+        hand[holder].append(EXCUSE)
+    extra = rng.randrange(0, d + 1 - len(hand[holder]))   # one round short, sometimes
+    hand[holder] += [PETIT] + [low.pop() for _ in range(min(extra, k - 1 - len(hand[holder])))]
+    for q in range(players):
+        if q not in (leader, holder) and camps[q] != camps[leader]:
+            hand[q] += [low.pop() for _ in range(rng.randrange(0, 3))]
+    hand[leader] += [low.pop() for _ in range(rng.randrange(0, min(2, k - d) + 1))]
+    plain = list(range(PETIT))
+    rng.shuffle(plain)
+    hands = [cards.mask_of(hand[q] + [plain.pop() for _ in range(k - len(hand[q]))]) for q in range(players)]
+    # the taker has won a trick: no defence slam
+    return PlayState(hands=hands, camps=camps, leader=leader, tricks=[Trick(taker, [], taker)])
+
+
+def test_drawing_takes_the_petit_of_a_short_holder(solver: Solver, unbounded: Solver) -> None:
+    # lead_plan: the Petit's holder must play it under one of the leader's
+    # masters when he holds no more trumps (his Excuse counting one) than
+    # the drawing has rounds; counted for either camp on lead, and landing
+    # on the value often enough that one round less would be caught
+    tight = 0
+    rng = random.Random(43)
+    for _ in range(1500):
+        st = drawn_petit_position(rng)
+        lo, hi = sure_bounds(solver, st)
+        _, exact = bounds_contain_the_value(solver, unbounded, st)
+        tight += exact == (lo if st.camps[st.leader] else hi)
+    assert tight > 500, tight
+
+
+def test_drawn_petit_is_not_among_the_defence_cards(solver: Solver) -> None:
+    # the taker (seat 2) draws with the 16 and the 15: seat 0 must play the
+    # Petit under the first.  His Petit is then none of the cards the
+    # defence's tricks can collect (camp_bound), which the bound needs to
+    # land on the value
+    st = built(("2D 5C T1", "4S CS KD", "8D T15 T16", "5H T5 T9"), 2, 2)
+    lo, hi = sure_bounds(solver, st)
+    assert lo == minimax(st) <= hi
 
 
 @pytest.mark.parametrize("hands, counted", [
@@ -428,11 +488,8 @@ def test_drawn_suit_counts_the_leads_the_excuse_adds(solver: Solver, unbounded: 
 def test_cash_counts_the_rounds_of_length(solver: Solver, hands: Any, counted: int) -> None:
     # lead_plan: the leader's card that is not a master wins its round when
     # each player who may still hold the suit holds nothing above it
-    st = PlayState(hands=[cards.mask_of(cards.parse_cards(h)) for h in hands],
-                   camps=(True, False, False, False), leader=0,
-                   tricks=[Trick(0, [], 0)])  # the taker has won a trick: no defence slam
-    solver._load(st)
-    lo, hi = solver._core.bounds()
+    st = built(hands, 0, 0)
+    lo, hi = sure_bounds(solver, st)
     assert lo == counted <= minimax(st) <= hi
 
 
