@@ -1213,6 +1213,61 @@ cdef inline int later_bound(Pos* p, ValueCounts* vc, int rem, int sure, int nsur
     return p.taker_hp + v - p.tgt[p.fixed + s_oud]
 
 
+cdef inline int plain_wins(Pos* p, int* pts, int* rel) noexcept nogil:
+    """Tricks the taker's plain cards surely win when he is alone in his camp
+    and holds every trump left, more of them than the defence can make him
+    spend; else -1.
+
+    Nobody else can ruff, so a plain card of his loses only to a higher card
+    of its suit in its trick, or as a discard: at most a maximum matching of
+    the others' higher cards of each suit (:func:`beaten`) lose the first
+    way.  He leads no trump while he holds a plain card, so he plays one
+    only when the defence leads a suit he lacks; it leads the current trick
+    (when not his) and the trick after each one it wins, so before his first
+    discard at most that trick, his Excuse's and the matching's losses, and
+    a discard needs one lead more than he has trumps: when those are no more
+    than his trumps, it never comes.  ``pts``
+    gets his cheapest cards of each suit, that many, and one half-point for
+    each other card of their tricks; ``rel[s]`` his lowest card of suit
+    ``s``: the others' cards below it cannot change the matching."""
+    cdef int q, s, t = -1, n = 0, lost = 0, k, bit
+    cdef uint32_t other, mine
+    pts[0] = 0
+    for q in range(p.np):
+        if p.camp[q]:
+            if t >= 0:
+                return -1
+            t = q
+        elif p.hand[q][TRUMP]:
+            return -1
+    if t < 0 or not p.hand[t][TRUMP]:
+        return -1
+    if p.won[0] and p.excuse_owner >= 0 and not p.camp[p.excuse_owner]:
+        return -1   # the defence's slam lead of the Excuse
+    for s in range(4):
+        rel[s] = NO_REL
+        mine = p.hand[t][s]
+        if not mine:
+            continue
+        rel[s] = tc_ctz(mine)
+        other = 0
+        for q in range(p.np):
+            if q != t:
+                other |= p.hand[q][s]
+        k = beaten(other, mine)
+        lost += k
+        k = tc_popcount(mine) - k
+        n += k
+        while k > 0:
+            bit = tc_ctz(mine)
+            mine &= mine - 1
+            pts[0] += VAL[s][bit] + p.np - 1
+            k -= 1
+    if lost + (p.leader != t) + (p.excuse_owner == t) > tc_popcount(p.hand[t][TRUMP]):
+        return -1
+    return n
+
+
 cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int beta) noexcept nogil:
     """Bounds on the final value at a trick start, from what each camp is sure of.
 
@@ -1229,7 +1284,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, nlead, c, k, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
-    cdef int nsure, v, t_oud, lo2, lo3, tseat, bit
+    cdef int nsure, v, t_oud, c_oud, lo2, lo3, tseat, bit
     cdef ValueCounts vc[MAXP]
     cdef uint32_t masters[MAXP]
     cdef uint32_t cashed[NSUITS]
@@ -1242,6 +1297,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
         trel[k] = NO_REL
     for c in range(1, -1, -1):
         sure = camp_sure(p, c, &s_oud, &nsure, masters)
+        c_oud = s_oud
         if c == lead_camp:
             v = camp_bound(p, vc, rem, c, sure + cpts, nsure + ncash, &s_oud, masters, p.leader, cashed,
                            ex_camp == c and p.tricks_left >= (nlead + 2 if p.excuse_owner == p.leader else 2))
@@ -1292,6 +1348,16 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
                             lo[0] = lo2
                             for k in range(4):
                                 trel[k] = rel2[k]
+            if lo[0] < beta:
+                k = plain_wins(p, &v, rel3)
+                if k > 0:
+                    v = camp_bound(p, vc, rem, 1, sure + v, nsure + k, &c_oud, masters, -1, cashed,
+                                   ex_camp == 1 and p.tricks_left >= 2)
+                    lo2 = p.taker_hp + v - p.tgt[p.fixed + c_oud]
+                    if lo2 > lo[0]:
+                        lo[0] = lo2
+                        for k in range(4):
+                            trel[k] = rel3[k]
             if lo[0] >= beta:
                 hi[0] = INF
                 return

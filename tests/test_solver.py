@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
 import pytest
 
@@ -269,6 +269,18 @@ def bounds_contain_the_value(solver: Solver, unbounded: Solver, st: PlayState) -
     return lo, exact
 
 
+def checked_bounds(solver: Solver, unbounded: Solver, make: Any, seed: int,
+                   n: int) -> Iterator[Tuple[PlayState, int, int, int]]:
+    """``n`` positions ``make(rng)`` makes, each with its sure bounds checked
+    against its value: (position, low bound, value, high bound)."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        st = make(rng)
+        lo, hi = sure_bounds(solver, st)
+        _, exact = bounds_contain_the_value(solver, unbounded, st)
+        yield st, lo, exact, hi
+
+
 def built(hands: Any, taker: int, leader: int) -> PlayState:
     """Four hands typed as card tokens, the taker alone in his camp; he has
     won a trick, so no defence slam is on."""
@@ -456,13 +468,8 @@ def test_drawing_takes_the_petit_of_a_short_holder(solver: Solver, unbounded: So
     # masters when he holds no more trumps (his Excuse counting one) than
     # the drawing has rounds; counted for either camp on lead, and landing
     # on the value often enough that one round less would be caught
-    tight = 0
-    rng = random.Random(43)
-    for _ in range(1500):
-        st = drawn_petit_position(rng)
-        lo, hi = sure_bounds(solver, st)
-        _, exact = bounds_contain_the_value(solver, unbounded, st)
-        tight += exact == (lo if st.camps[st.leader] else hi)
+    tight = sum(exact == (lo if st.camps[st.leader] else hi)
+                for st, lo, exact, hi in checked_bounds(solver, unbounded, drawn_petit_position, 43, 1500))
     assert tight > 500, tight
 
 
@@ -474,6 +481,72 @@ def test_drawn_petit_is_not_among_the_defence_cards(solver: Solver) -> None:
     st = built(("2D 5C T1", "4S CS KD", "8D T15 T16", "5H T5 T9"), 2, 2)
     lo, hi = sure_bounds(solver, st)
     assert lo == minimax(st) <= hi
+
+
+def all_trumps_position(rng: random.Random) -> PlayState:
+    """A trick start where the taker holds every trump left (1-4 of them),
+    sometimes the Excuse, and plain cards of one or two suits the others
+    hold too, higher ones among them; either camp on lead.  Half of them
+    lie on the edge of plain_wins: the defence can lead exactly as often as
+    he holds trumps."""
+    while True:
+        players, k = rng.choice((3, 4)), rng.randrange(3, 7)
+        taker = rng.randrange(players)
+        trumps = rng.randrange(1, min(4, k - 1) + 1)
+        mine = rng.sample(range(PETIT, EXCUSE), trumps)
+        if rng.random() < 0.3:
+            mine.append(EXCUSE)
+        suits = rng.sample(range(4), rng.choice((1, 2)))
+        plain = [c for c in range(PETIT) if c // 14 in suits]
+        rng.shuffle(plain)
+        mine += plain[:k - len(mine)]
+        rest = [c for c in range(PETIT) if c not in mine]
+        rng.shuffle(rest)
+        rest.sort(key=lambda c: c // 14 not in suits or rng.random() < 0.5)   # their suits first, mostly
+        hands = [0] * players
+        hands[taker] = cards.mask_of(mine)
+        for q in range(players):
+            if q != taker:
+                hands[q] = cards.mask_of(rest[:k])
+                rest = rest[k:]
+        leader = rng.randrange(players)
+        leads = (leader != taker) + (EXCUSE in mine)
+        for s in suits:
+            free = 0
+            for c in range(14 * s, 14 * s + 14):   # the matching of plain_wins
+                if hands[taker] >> c & 1:
+                    free += 1
+                elif free and any(hands[q] >> c & 1 for q in range(players)):
+                    free -= 1
+                    leads += 1
+        if (leads == trumps) == (rng.random() < 0.5):
+            camps = tuple(q == taker for q in range(players))
+            # the taker has won a trick: no defence slam
+            return PlayState(hands=hands, camps=camps, leader=leader, tricks=[Trick(taker, [], taker)])
+
+
+def test_taker_holding_every_trump_counts_his_plain_tricks(solver: Solver, unbounded: Solver) -> None:
+    # plain_wins: nobody can ruff the taker's plain cards, and he cannot be
+    # made to discard one while the defence can lead no more often than he
+    # holds trumps (the current trick, his Excuse's, the matching's losses);
+    # half the positions are on that edge (forgetting the current trick's
+    # lead is caught), and the bound lands on the value at half of them
+    tight = sum(lo == exact for _, lo, exact, _ in checked_bounds(solver, unbounded, all_trumps_position, 47, 1500))
+    assert tight > 600, tight
+
+
+@pytest.mark.parametrize("leader", [2, 1])
+def test_taker_holding_every_trump_wins_by_length_after_a_loss(solver: Solver, unbounded: Solver,
+                                                                 leader: int) -> None:
+    # plain_wins: seat 1's Cavalier takes one of the taker's spades, the other
+    # three win, each ruff of his regaining the lead; lead_plan alone counts
+    # no spade, the Cavalier stopping the cash.  With seat 1 on lead, the
+    # defence can lead twice (now and after the Cavalier), as often as he
+    # holds trumps
+    st = built(("8H QH KH 3D KD 1C", "2S CS 5H 2D 8D 9D", "6S 7S 9S 10S T4 T7", "6H 7D JD QD 6C 10C"),
+               2, leader)
+    lo, exact = bounds_contain_the_value(solver, unbounded, st)
+    assert lo == exact
 
 
 @pytest.mark.parametrize("hands, counted", [
