@@ -1284,7 +1284,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, nlead, c, k, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
-    cdef int nsure, v, t_oud, c_oud, lo2, lo3, tseat, bit
+    cdef int nsure, v, t_oud = 0, c_oud, lo2, lo3, tseat, bit
     cdef ValueCounts vc[MAXP]
     cdef uint32_t masters[MAXP]
     cdef uint32_t cashed[NSUITS]
