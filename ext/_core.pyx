@@ -1213,23 +1213,30 @@ cdef inline int later_bound(Pos* p, ValueCounts* vc, int rem, int sure, int nsur
     return p.taker_hp + v - p.tgt[p.fixed + s_oud]
 
 
-cdef inline int plain_wins(Pos* p, int* pts, int* rel) noexcept nogil:
+cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nogil:
     """Tricks the taker's plain cards surely win when he is alone in his camp
-    and holds every trump left, more of them than the defence can make him
-    spend; else -1.
+    and nobody can ruff them; else -1.  ``ntrumps``: his trumps that win
+    their tricks (:func:`camp_sure`).
 
-    Nobody else can ruff, so a plain card of his loses only to a higher card
-    of its suit in its trick, or as a discard: at most a maximum matching of
-    the others' higher cards of each suit (:func:`beaten`) lose the first
-    way.  He leads no trump while he holds a plain card, so he plays one
-    only when the defence leads a suit he lacks; it leads the current trick
+    Nobody can ruff them when nobody else holds a trump, or when each other
+    holder of one holds at least as many cards as he does (one more if he
+    holds the Excuse) of each plain suit he holds: a holder of a trump
+    cannot discard, so each trick of a suit takes one of his cards of it
+    (his Excuse would save one), and the taker's cards of it go in its first
+    tricks, as many as he holds them (one more if his Excuse goes in one).
+    Then a plain card of his loses only to a higher card of its suit in its
+    trick, or as a discard: at most a maximum matching of the others' higher
+    cards of each suit (:func:`beaten`) lose the first way.  He leads no
+    trump while he holds a plain card, so he plays one only when the
+    defence leads a suit he lacks, or trumps; it leads the current trick
     (when not his) and the trick after each one it wins, so before his first
-    discard at most that trick, his Excuse's and the matching's losses, and
-    a discard needs one lead more than he has trumps: when those are no more
-    than his trumps, it never comes.  ``pts``
-    gets his cheapest cards of each suit, that many, and one half-point for
-    each other card of their tricks; ``rel[s]`` his lowest card of suit
-    ``s``: the others' cards below it cannot change the matching."""
+    discard at most that trick, his Excuse's and the tricks his cards lose
+    (the matchings' of his plain cards and of his trumps), and a discard
+    needs one lead more than he has trumps: when those are no more than his
+    trumps, it never comes.  ``pts`` gets his cheapest cards of each suit,
+    that many, and one half-point for each other card of their tricks;
+    ``rel[s]`` his lowest card of suit ``s``: the others' cards below it
+    cannot change the matching nor who holds the suit."""
     cdef int q, s, t = -1, n = 0, lost = 0, k, bit
     cdef uint32_t other, mine
     pts[0] = 0
@@ -1238,12 +1245,15 @@ cdef inline int plain_wins(Pos* p, int* pts, int* rel) noexcept nogil:
             if t >= 0:
                 return -1
             t = q
-        elif p.hand[q][TRUMP]:
-            return -1
     if t < 0 or not p.hand[t][TRUMP]:
         return -1
     if p.won[0] and p.excuse_owner >= 0 and not p.camp[p.excuse_owner]:
         return -1   # the defence's slam lead of the Excuse
+    for q in range(p.np):
+        if q != t and p.hand[q][TRUMP]:
+            for s in range(4):
+                if p.hand[t][s] and tc_popcount(p.hand[q][s]) < follows(p, t, s):
+                    return -1
     for s in range(4):
         rel[s] = NO_REL
         mine = p.hand[t][s]
@@ -1263,7 +1273,7 @@ cdef inline int plain_wins(Pos* p, int* pts, int* rel) noexcept nogil:
             mine &= mine - 1
             pts[0] += VAL[s][bit] + p.np - 1
             k -= 1
-    if lost + (p.leader != t) + (p.excuse_owner == t) > tc_popcount(p.hand[t][TRUMP]):
+    if lost + (p.leader != t) + (p.excuse_owner == t) > ntrumps:
         return -1
     return n
 
@@ -1349,7 +1359,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
                             for k in range(4):
                                 trel[k] = rel2[k]
             if lo[0] < beta:
-                k = plain_wins(p, &v, rel3)
+                k = plain_wins(p, nsure, &v, rel3)
                 if k > 0:
                     v = camp_bound(p, vc, rem, 1, sure + v, nsure + k, &c_oud, masters, -1, cashed,
                                    ex_camp == 1 and p.tricks_left >= 2)

@@ -525,6 +525,71 @@ def all_trumps_position(rng: random.Random) -> PlayState:
             return PlayState(hands=hands, camps=camps, leader=leader, tricks=[Trick(taker, [], taker)])
 
 
+def unruffed_position(rng: random.Random) -> PlayState:
+    """A trick start where the taker holds 2-4 trumps and cards of one or two
+    plain suits, and every other holder of a trump holds mostly at least as
+    many cards of each of those suits (one more when the taker has the
+    Excuse): nobody can ruff his plain cards.  Either camp on lead."""
+    players = rng.choice((3, 4))
+    taker = rng.randrange(players)
+    suits = rng.sample(range(4), rng.choice((1, 2)))
+    need = {s: rng.randrange(1, 3) for s in suits}
+    excuse = rng.random() < 0.3
+    k = max(rng.randrange(4, 7), sum(need.values()) + excuse + 2)
+    trumps = list(range(PETIT, EXCUSE))
+    rng.shuffle(trumps)
+    plain = {s: [c for c in range(14 * s, 14 * s + 14)] for s in range(4)}
+    for cs in plain.values():
+        rng.shuffle(cs)
+    hand: Dict[int, List[int]] = {q: [] for q in range(players)}
+    hand[taker] = [EXCUSE] * excuse + [plain[s].pop() for s in suits for _ in range(need[s])]
+    hand[taker] += [trumps.pop() for _ in range(rng.randrange(2, min(4, k - len(hand[taker])) + 1))]
+    follow = sum(need.values()) + len(suits) * excuse
+    for q in range(players):
+        if q != taker and rng.random() < 0.6 and follow < k:
+            hand[q] += [trumps.pop() for _ in range(rng.randrange(1, k - follow + 1))]
+            for s in suits:   # one card short now and then: then someone may ruff
+                hand[q] += [plain[s].pop() for _ in range(need[s] + excuse - (rng.random() < 0.2))]
+    rest = [c for s in range(4) for c in plain[s] if s not in suits or rng.random() < 0.5]
+    rng.shuffle(rest)
+    hands = [cards.mask_of(hand[q] + [rest.pop() for _ in range(k - len(hand[q]))]) for q in range(players)]
+    camps = tuple(q == taker for q in range(players))
+    # the taker has won a trick: no defence slam
+    return PlayState(hands=hands, camps=camps, leader=rng.randrange(players), tricks=[Trick(taker, [], taker)])
+
+
+def test_taker_counts_his_plain_tricks_nobody_can_ruff(solver: Solver, unbounded: Solver) -> None:
+    # plain_wins where the others hold trumps but must follow his suits
+    # (the random positions check soundness: the edges of the count are
+    # where the bound passes the value when a holder is one card short or
+    # the taker's trumps that lose are forgotten; the built deals below
+    # need the rule to land on the value)
+    tight = sum(lo == exact for _, lo, exact, _ in checked_bounds(solver, unbounded, unruffed_position, 53, 1500))
+    assert tight > 400, tight
+
+
+def test_plain_count_minds_the_trumps_he_loses(solver: Solver) -> None:
+    # plain_wins: seat 1 leads, the taker's 12 and 13 can both lose (to seat
+    # 1's 14 and 17) and his Jack of clubs too: the defence may lead more
+    # often than he holds trumps that win (none), so his Cavalier of hearts
+    # is not sure; leaving out the tricks his trumps lose passes the value
+    st = built(("5H CC T1 T7", "JH 1C T14 T17", "CH JC T12 T13", "5S JS 4H QC"), 2, 1)
+    lo, hi = sure_bounds(solver, st)
+    assert lo <= minimax(st) <= hi, (lo, minimax(st), hi)
+
+
+@pytest.mark.parametrize("hands, taker, leader", [
+    # seat 2's trumps cannot ruff the taker's hearts: he holds two of them
+    (("3S 10S 10D KD 7C", "7S 3D 9D 5C KC", "2H 8H 2C T14 T21", "5H 6H T1 T7 T13"), 3, 3),
+    # three players, the defence on lead: seat 2 must follow the taker's King and 10
+    (("10S CS 8H 8D 4C", "KS 10H T3 T9 T16", "6S 8S 4H T13 T18"), 1, 0),
+])
+def test_taker_wins_the_plain_tricks_nobody_can_ruff(solver: Solver, unbounded: Solver, hands: Any,
+                                                     taker: int, leader: int) -> None:
+    lo, exact = bounds_contain_the_value(solver, unbounded, built(hands, taker, leader))
+    assert lo == exact
+
+
 def test_taker_holding_every_trump_counts_his_plain_tricks(solver: Solver, unbounded: Solver) -> None:
     # plain_wins: nobody can ruff the taker's plain cards, and he cannot be
     # made to discard one while the defence can lead no more often than he
