@@ -1215,29 +1215,30 @@ cdef inline int later_bound(Pos* p, ValueCounts* vc, int rem, int sure, int nsur
 
 cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nogil:
     """Tricks the taker's plain cards surely win when he is alone in his camp
-    and nobody can ruff them; else -1.  ``ntrumps``: his trumps that win
-    their tricks (:func:`camp_sure`).
+    and holds a trump; else -1.  ``ntrumps``: his trumps that win their
+    tricks (:func:`camp_sure`).
 
-    Nobody can ruff them when nobody else holds a trump, or when each other
-    holder of one holds at least as many cards as he does (one more if he
-    holds the Excuse) of each plain suit he holds: a holder of a trump
-    cannot discard, so each trick of a suit takes one of his cards of it
-    (his Excuse would save one), and the taker's cards of it go in its first
-    tricks, as many as he holds them (one more if his Excuse goes in one).
-    Then a plain card of his loses only to a higher card of its suit in its
-    trick, or as a discard: at most a maximum matching of the others' higher
-    cards of each suit (:func:`beaten`) lose the first way.  He leads no
-    trump while he holds a plain card, so he plays one only when the
-    defence leads a suit he lacks, or trumps; it leads the current trick
-    (when not his) and the trick after each one it wins, so before his first
-    discard at most that trick, his Excuse's and the tricks his cards lose
-    (the matchings' of his plain cards and of his trumps), and a discard
-    needs one lead more than he has trumps: when those are no more than his
-    trumps, it never comes.  ``pts`` gets his cheapest cards of each suit,
-    that many, and one half-point for each other card of their tricks;
-    ``rel[s]`` his lowest card of suit ``s``: the others' cards below it
-    cannot change the matching nor who holds the suit."""
-    cdef int q, s, t = -1, n = 0, lost = 0, k, bit
+    Nobody can ruff his cards of a plain suit when each other holder of a
+    trump holds at least as many cards of it as he does (one more if he
+    holds the Excuse): a holder of a trump cannot discard, so each trick of
+    the suit takes one of his cards of it (his Excuse would save one), and
+    the taker's cards of it go in its first tricks, as many as he holds
+    them (one more if his Excuse goes in one).  Such a card loses only to a
+    higher card of its suit in its trick, or as a discard: at most a
+    maximum matching of the others' higher cards of each such suit
+    (:func:`beaten`) lose the first way; his cards of the other suits may
+    all lose.  He leads no trump while he holds a plain card, so he plays
+    one only when the defence leads a suit he lacks, or trumps; it leads
+    the current trick (when not his) and the trick after each one it wins,
+    so before his first discard at most that trick, his Excuse's and the
+    tricks his cards lose (those plain cards and the trumps beyond
+    ``ntrumps``), and a discard needs one lead more than he has trumps:
+    when those are no more than his trumps, it never comes.  ``pts`` gets
+    his cheapest cards of each suit, that many, and one half-point for each
+    other card of their tricks; ``rel[s]`` his lowest card of suit ``s``:
+    the others' cards below it cannot change the matching nor who holds
+    the suit."""
+    cdef int q, s, t = -1, n = 0, lost = 0, k, bit, ruff
     cdef uint32_t other, mine
     pts[0] = 0
     for q in range(p.np):
@@ -1249,11 +1250,6 @@ cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nog
         return -1
     if p.won[0] and p.excuse_owner >= 0 and not p.camp[p.excuse_owner]:
         return -1   # the defence's slam lead of the Excuse
-    for q in range(p.np):
-        if q != t and p.hand[q][TRUMP]:
-            for s in range(4):
-                if p.hand[t][s] and tc_popcount(p.hand[q][s]) < follows(p, t, s):
-                    return -1
     for s in range(4):
         rel[s] = NO_REL
         mine = p.hand[t][s]
@@ -1261,9 +1257,14 @@ cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nog
             continue
         rel[s] = tc_ctz(mine)
         other = 0
+        ruff = 0
         for q in range(p.np):
             if q != t:
                 other |= p.hand[q][s]
+                ruff |= p.hand[q][TRUMP] != 0 and tc_popcount(p.hand[q][s]) < follows(p, t, s)
+        if ruff:
+            lost += tc_popcount(mine)   # someone may ruff them: all may lose
+            continue
         k = beaten(other, mine)
         lost += k
         k = tc_popcount(mine) - k

@@ -583,6 +583,8 @@ def test_plain_count_minds_the_trumps_he_loses(solver: Solver) -> None:
     (("3S 10S 10D KD 7C", "7S 3D 9D 5C KC", "2H 8H 2C T14 T21", "5H 6H T1 T7 T13"), 3, 3),
     # three players, the defence on lead: seat 2 must follow the taker's King and 10
     (("10S CS 8H 8D 4C", "KS 10H T3 T9 T16", "6S 8S 4H T13 T18"), 1, 0),
+    # seat 0 can ruff the 10 of diamonds, not the clubs he must follow twice
+    (("3C 8C 9C T4 T7 T21", "JS 10H QD 6C 7C T8", "10D JC KC T15 T17 T19"), 2, 0),
 ])
 def test_taker_wins_the_plain_tricks_nobody_can_ruff(solver: Solver, unbounded: Solver, hands: Any,
                                                      taker: int, leader: int) -> None:
