@@ -707,6 +707,48 @@ def petit_saved(state: PlayState, memo: Dict) -> bool:
     return memo[k]
 
 
+def petit_position(rng: random.Random, i: int, capped: bool, on_lead: bool) -> Tuple[PlayState, List[int]]:
+    """A position for the Petit rule (ext/_core.pyx, petit_kept): the taker
+    alone with the Petit, other trumps and plain cards of two or three suits
+    (ruffs everywhere); the others' trumps, a holder's Excuse counting as one,
+    at most his in all when ``capped``, else each at most one more than his;
+    he leads when ``on_lead``.  Returns it and the trumps but the Petit of
+    each seat (an Excuse counting as one)."""
+    variant = THREE_PLAYERS if i % 4 == 0 else FOUR_PLAYERS
+    n, tricks = variant.players, rng.choice((2, 3, 4, 4) if capped else (3, 4, 4, 5))
+    taker, leader = rng.randrange(n), rng.randrange(n)
+    trumps = list(range(PETIT + 1, PETIT + 21))
+    plain = [c for c in range(56) if c // 14 < rng.choice((2, 3))]
+    rng.shuffle(trumps)
+    rng.shuffle(plain)
+    mine = rng.randrange(1, tricks)
+    hands = [0] * n
+    hands[taker] = cards.mask_of([PETIT] + trumps[:mine] + plain[:tricks - 1 - mine])
+    del trumps[:mine], plain[:tricks - 1 - mine]
+    budget = mine if capped else n * tricks
+    excuse = rng.random() < 0.5
+    for q in range(n):
+        if q == taker:
+            continue
+        k = rng.randint(0, min(budget, tricks if capped else mine + 1, tricks))
+        budget -= k
+        got = trumps[:k]
+        del trumps[:k]
+        if excuse and k and budget and k < tricks:
+            got.append(EXCUSE)
+            budget -= 1
+            excuse = False
+        need = tricks - len(got)
+        got += plain[:need]
+        del plain[:need]
+        hands[q] = cards.mask_of(got)
+    camps = tuple(q == taker for q in range(n))
+    assert sum(map(cards.count, hands)) == n * tricks
+    st = PlayState(hands=hands, camps=camps, leader=taker if on_lead else leader, variant=variant,
+                   tricks=[Trick(taker, [], taker)])  # the taker has won a trick: no defence slam
+    return st, [cards.count(h & cards.TRUMPS_MASK & ~(1 << PETIT)) + (h >> EXCUSE & 1) for h in hands]
+
+
 def test_petit_kept_rule_holds_against_every_defence() -> None:
     # the rule the sure bounds count the Petit with (ext/_core.pyx, petit_kept):
     # a taker alone whose other trumps are at least the others' trumps (a
@@ -716,47 +758,43 @@ def test_petit_kept_rule_holds_against_every_defence() -> None:
     rng = random.Random(21)
     checked = beyond_old = 0
     for i in range(400):
-        variant = THREE_PLAYERS if i % 4 == 0 else FOUR_PLAYERS
-        n, tricks = variant.players, rng.choice((2, 3, 4, 4))
-        taker, leader = rng.randrange(n), rng.randrange(n)
-        trumps = list(range(PETIT + 1, PETIT + 21))
-        plain = [c for c in range(56) if c // 14 < rng.choice((2, 3))]
-        rng.shuffle(trumps)
-        rng.shuffle(plain)
-        mine = rng.randrange(1, tricks)
-        hands = [0] * n
-        hands[taker] = cards.mask_of([PETIT] + trumps[:mine] + plain[:tricks - 1 - mine])
-        del trumps[:mine], plain[:tricks - 1 - mine]
-        budget = mine  # the others' trumps, a holder's Excuse counting as one
-        excuse = rng.random() < 0.5
-        for q in range(n):
-            if q == taker:
-                continue
-            k = rng.randint(0, min(budget, tricks))
-            budget -= k
-            got = trumps[:k]
-            del trumps[:k]
-            if excuse and k and budget and k < tricks:
-                got.append(EXCUSE)
-                budget -= 1
-                excuse = False
-            need = tricks - len(got)
-            got += plain[:need]
-            del plain[:need]
-            hands[q] = cards.mask_of(got)
-        camps = tuple(q == taker for q in range(n))
-        assert sum(map(cards.count, hands)) == n * tricks
-        st = PlayState(hands=hands, camps=camps, leader=leader, variant=variant,
-                       tricks=[Trick(taker, [], taker)])  # the taker has won a trick: no defence slam
-        held = [cards.count(h & cards.TRUMPS_MASK & ~(1 << PETIT)) + (h >> EXCUSE & 1) for h in hands]
-        others = [held[q] for q in range(n) if q != taker and held[q]]
+        st, held = petit_position(rng, i, True, False)
+        taker = st.camps.index(True)
+        others = [held[q] for q in range(st.players) if q != taker and held[q]]
         if not others:
             continue
         assert held[taker] >= sum(others)  # (the taker holds no Excuse here)
-        assert petit_saved(st, {}), (i, [cards.sorted_tokens(h) for h in hands], leader, taker)
+        assert petit_saved(st, {}), (i, [cards.sorted_tokens(h) for h in st.hands], st.leader, taker)
         checked += 1
         beyond_old += held[taker] < sum(others) + max(others)
     assert checked > 300 and beyond_old > 250, (checked, beyond_old)
+
+
+def test_petit_kept_after_one_trump_lead() -> None:
+    # petit_kept, the taker on lead: he may first lead one of his other
+    # trumps, which costs every other holder one, so his other trumps but one
+    # need only be at least theirs but one each; checked as above where the
+    # first rule does not hold
+    rng = random.Random(23)
+    checked = 0
+    for i in range(1200):
+        st, held = petit_position(rng, i, False, True)
+        taker = st.camps.index(True)
+        others = [held[q] for q in range(st.players) if q != taker and st.hands[q] & cards.TRUMPS_MASK]
+        if not others or held[taker] >= sum(others) or held[taker] - 1 < sum(k - 1 for k in others):
+            continue
+        assert petit_saved(st, {}), (i, [cards.sorted_tokens(h) for h in st.hands], taker)
+        checked += 1
+    assert checked > 100, checked
+
+
+def test_core_keeps_the_petit_after_one_trump_lead(solver: Solver) -> None:
+    # the taker leads the 6: seat 1 plays the 13 or the Excuse, seat 2 the
+    # 12, and his 8 is then at least what they have left, so the Petit is
+    # his; the bound lands on the value only with it counted
+    st = built(("T1 T6 T8", "4S T13 EX", "10H JH T12", "6S QS 1D"), 0, 0)
+    lo, hi = sure_bounds(solver, st)
+    assert lo == minimax(st) <= hi
 
 
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
