@@ -948,10 +948,11 @@ cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw) noexcept 
     void, must trump (or play his Excuse).  So he never runs out of other
     trumps before they do, and the Petit only falls where it wins.
 
-    On lead at a trick start (``draw`` 0), he may first lead one of his
-    other trumps, once the plan of :func:`lead_plan` no longer needs the
-    lead: every other holder must play a trump or his Excuse, so it is
-    enough that his other trumps but one are at least theirs but one each.
+    On lead at a trick start (and so still after the drawing's rounds, won
+    by his masters), he may lead one of his other trumps once the plan of
+    :func:`lead_plan` no longer needs the lead: every other holder must
+    play a trump or his Excuse, so it is enough that his other trumps but
+    one are at least theirs but one each.
     """
     cdef int q, phi = 0, phi1 = 0, k
     if not (p.hand[seat][TRUMP] & 1):
@@ -967,7 +968,7 @@ cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw) noexcept 
                 phi += k
                 phi1 += k - 1
     k = tc_popcount(mine & ~1u)
-    return k >= phi or (draw == 0 and seat == p.leader and p.ntrick == 0 and k > 0 and k - 1 >= phi1)
+    return k >= phi or (seat == p.leader and p.ntrick == 0 and k > 0 and k - 1 >= phi1)
 
 
 cdef inline int beaten(uint32_t other, uint32_t mine) noexcept nogil:
