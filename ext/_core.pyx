@@ -932,11 +932,12 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
     return n
 
 
-cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw) noexcept nogil:
-    """Whether ``seat``, alone in his camp, holding the Petit and the trumps
-    ``mine``, surely keeps the Petit once ``draw`` rounds of trumps are drawn.
+cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw) noexcept nogil:
+    """Whether (and how) ``seat``, alone in his camp, holding the Petit and
+    the trumps ``mine``, surely keeps the Petit once ``draw`` rounds of
+    trumps are drawn.
 
-    True when his other trumps are at least ``phi``, the others' trumps (each
+    He does when his other trumps are at least ``phi``, the others' trumps (each
     holder's Excuse counting as one).  His plan, whatever else he plays: when
     a plain suit is led that he cannot follow, nobody has trumped yet and
     everyone after him must follow or holds no trump, he ruffs with the
@@ -953,22 +954,32 @@ cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw) noexcept 
     :func:`lead_plan` no longer needs the lead: every other holder must
     play a trump or his Excuse, so it is enough that his other trumps but
     one are at least theirs but one each.
+
+    Returns 0 where the first form keeps it, 1 where only the second does
+    (he must lead that trump), -1 where neither does.
     """
     cdef int q, phi = 0, phi1 = 0, k
     if not (p.hand[seat][TRUMP] & 1):
-        return 0
+        return -1
     for q in range(p.np):
         if q == seat:
             continue
         if p.camp[q] == p.camp[seat]:
-            return 0
+            return -1
         if p.hand[q][TRUMP]:
             k = trumps_left(p, q, draw)
             if k > 0:
                 phi += k
                 phi1 += k - 1
     k = tc_popcount(mine & ~1u)
-    return k >= phi or (seat == p.leader and p.ntrick == 0 and k > 0 and k - 1 >= phi1)
+    if k >= phi:
+        return 0
+    return 1 if seat == p.leader and p.ntrick == 0 and k > 0 and k - 1 >= phi1 else -1
+
+
+cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw) noexcept nogil:
+    """Whether ``seat`` surely keeps the Petit (:func:`petit_rule`)."""
+    return petit_rule(p, seat, mine, draw) >= 0
 
 
 cdef inline int beaten(uint32_t other, uint32_t mine) noexcept nogil:
@@ -1241,7 +1252,9 @@ cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nog
     so before his first discard at most that trick, his Excuse's and the
     tricks his cards lose (those plain cards and the trumps beyond
     ``ntrumps``), and a discard needs one lead more than he has trumps:
-    when those are no more than his trumps, it never comes.  ``pts`` gets
+    when those are no more than his trumps, it never comes.  On lead with
+    the Petit he may have to lead one other trump (:func:`petit_rule`):
+    one trump fewer for the leads.  ``pts`` gets
     his cheapest cards of each suit, that many, and one half-point for each
     other card of their tricks; ``rel[s]`` his lowest card of suit ``s``:
     the others' cards below it cannot change the matching nor who holds
@@ -1282,7 +1295,8 @@ cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nog
             mine &= mine - 1
             pts[0] += VAL[s][bit] + p.np - 1
             k -= 1
-    if lost + (p.leader != t) + (p.excuse_owner == t) > ntrumps:
+    # the trump lead petit_rule may have him make
+    if lost + (p.leader != t) + (p.excuse_owner == t) + (petit_rule(p, t, p.hand[t][TRUMP], 0) == 1) > ntrumps:
         return -1
     return n
 
