@@ -838,7 +838,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
             if q != seat and p.hand[q][TRUMP] & 1 and trumps_left(p, q, draw) <= 0:
                 pts[0] += VAL[TRUMP][0] - 1
                 oud[0] += 1
-                won[TRUMP] = 1
+                won[TRUMP] |= 1
     if draw > 0:
         # the leader's trumps below his masters: camp_sure counts those the
         # other camp's trumps cannot beat, one half-point per card each (the
@@ -1279,10 +1279,11 @@ cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nog
         rel[s] = tc_ctz(mine)
         other = 0
         ruff = 0
+        k = follows(p, t, s)
         for q in range(p.np):
             if q != t:
                 other |= p.hand[q][s]
-                ruff |= p.hand[q][TRUMP] != 0 and tc_popcount(p.hand[q][s]) < follows(p, t, s)
+                ruff |= p.hand[q][TRUMP] != 0 and tc_popcount(p.hand[q][s]) < k
         if ruff:
             lost += tc_popcount(mine)   # someone may ruff them: all may lose
             continue
@@ -1317,7 +1318,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, nlead, c, k, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
-    cdef int nsure, v, t_oud = 0, c_oud, lo2, lo3, tseat, bit
+    cdef int nsure, v, c_oud, lo2, lo3, tseat, bit
     cdef ValueCounts vc[MAXP]
     cdef uint32_t masters[MAXP]
     cdef uint32_t cashed[NSUITS]
@@ -1330,13 +1331,12 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
         trel[k] = NO_REL
     for c in range(1, -1, -1):
         sure = camp_sure(p, c, &s_oud, &nsure, masters)
-        c_oud = s_oud
+        c_oud = s_oud   # camp_sure's oudlers, before any plan's
         if c == lead_camp:
             v = camp_bound(p, vc, rem, c, sure + cpts, nsure + ncash, &s_oud, masters, p.leader, cashed,
                            ex_camp == c and p.tricks_left >= (nlead + 2 if p.excuse_owner == p.leader else 2))
             s_oud += coud
         else:
-            t_oud = s_oud
             v = camp_bound(p, vc, rem, c, sure, nsure, &s_oud, masters, -1, cashed,
                            ex_camp == c and p.tricks_left >= 2)
         if c == 1:
@@ -1344,7 +1344,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
             if lo[0] < beta and c != lead_camp:
                 tseat = later_seat(p, &other_t)
                 if tseat >= 0:
-                    lo2 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat, 0, 0, rel2)
+                    lo2 = later_bound(p, vc, rem, sure, nsure, c_oud, masters, tseat, 0, 0, rel2)
                     if lo2 > lo[0]:
                         lo[0] = lo2
                         for k in range(4):
@@ -1357,7 +1357,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
                         # suit (ruff_trump); the Petit, where the Petit rule
                         # ruffs with it
                         mt = p.hand[tseat][TRUMP] >> (tc_msb(other_t) + 1) << (tc_msb(other_t) + 1)
-                        lo2 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat,
+                        lo2 = later_bound(p, vc, rem, sure, nsure, c_oud, masters, tseat,
                                           0, tc_popcount(mt), rel2)
                         tried = 0
                         for k in range(4):
@@ -1365,14 +1365,14 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
                             if bit < 0 or (tried >> bit) & 1:
                                 continue
                             tried |= 1u << bit
-                            lo3 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat,
+                            lo3 = later_bound(p, vc, rem, sure, nsure, c_oud, masters, tseat,
                                               1u << bit, tc_popcount(mt) - ((mt >> bit) & 1), rel3)
                             if lo3 < lo2:
                                 lo2 = lo3
                             rel_union(rel2, rel3)
                         if masters[tseat] & 1:
                             # camp_sure counts the Petit kept
-                            lo3 = later_bound(p, vc, rem, sure, nsure, t_oud, masters, tseat,
+                            lo3 = later_bound(p, vc, rem, sure, nsure, c_oud, masters, tseat,
                                               1, tc_popcount(mt), rel3)
                             if lo3 < lo2:
                                 lo2 = lo3
