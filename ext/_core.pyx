@@ -849,7 +849,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
         # (camp_sure counted the trumps of now, ``spent`` among them)
         lost = beaten(other_t, t | spent)
         # camp_sure may already count the Petit as kept
-        kept = petit_kept(p, seat, p.hand[seat][TRUMP], 0) if kept_in < 0 else kept_in
+        kept = petit_kept(p, seat, p.hand[seat][TRUMP], 0, now) if kept_in < 0 else kept_in
         if holders and (most > 1 or not (t & 1) or not (t & ~1u)):
             k = beaten(after, t)
             if t & ~1u:
@@ -862,7 +862,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
                     lead[0] += 1
             n += lost - k
             pts[0] += (lost - k) * p.np
-            if not kept and petit_kept(p, seat, t, draw):
+            if not kept and petit_kept(p, seat, t, draw, now):
                 pts[0] += VAL[TRUMP][0] - 1
                 oud[0] += 1
                 won[TRUMP] |= 1
@@ -932,7 +932,7 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
     return n
 
 
-cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw) noexcept nogil:
+cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw, bint excuse) noexcept nogil:
     """Whether (and how) ``seat``, alone in his camp, holding the Petit and
     the trumps ``mine``, surely keeps the Petit once ``draw`` rounds of
     trumps are drawn.
@@ -955,10 +955,25 @@ cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw) noexcept n
     play a trump or his Excuse, so it is enough that his other trumps but
     one are at least theirs but one each.
 
+    With ``excuse``, his Excuse counts as one more of his other trumps where
+    no holder has more trumps than he has other trumps (both forms).  He
+    plays it in the first trick where he must give a trump and someone else
+    trumps: it costs the others one, and from then on his other trumps are
+    at least theirs (the first form).  Without such a trick it goes in the
+    trick before the last, and the others then hold no trump: every other
+    trump of his went on his own trump leads, each taking one from every
+    holder, and none held more.  Either way it is played before the last
+    trick, as the bounds count it.  (Where a holder has more, the taker can
+    be left on lead with the Petit and the Excuse, the holder keeping a
+    trump: "T1 EX KS" against "T5 2S 3S", the taker on lead.)  Only where
+    the Excuse is his to place: not in the plan of a later lead
+    (:func:`later_cash`), which wins the lead with a trump in that first
+    trick.
+
     Returns 0 where the first form keeps it, 1 where only the second does
     (he must lead that trump), -1 where neither does.
     """
-    cdef int q, phi = 0, phi1 = 0, k
+    cdef int q, phi = 0, phi1 = 0, most = 0, k, ex
     if not (p.hand[seat][TRUMP] & 1):
         return -1
     for q in range(p.np):
@@ -971,15 +986,18 @@ cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw) noexcept n
             if k > 0:
                 phi += k
                 phi1 += k - 1
+                if k > most:
+                    most = k
     k = tc_popcount(mine & ~1u)
-    if k >= phi:
+    ex = excuse and p.excuse_owner == seat and most <= k
+    if k + ex >= phi:
         return 0
-    return 1 if seat == p.leader and p.ntrick == 0 and k > 0 and k - 1 >= phi1 else -1
+    return 1 if seat == p.leader and p.ntrick == 0 and k > 0 and k - 1 + ex >= phi1 else -1
 
 
-cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw) noexcept nogil:
+cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw, bint excuse) noexcept nogil:
     """Whether ``seat`` surely keeps the Petit (:func:`petit_rule`)."""
-    return petit_rule(p, seat, mine, draw) >= 0
+    return petit_rule(p, seat, mine, draw, excuse) >= 0
 
 
 cdef inline int beaten(uint32_t other, uint32_t mine) noexcept nogil:
@@ -1011,7 +1029,8 @@ cdef inline int beaten(uint32_t other, uint32_t mine) noexcept nogil:
     return n
 
 
-cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* masters) noexcept nogil:
+cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* masters,
+                          bint excuse) noexcept nogil:
     """Half-points camp ``c`` wins whatever anyone plays, with its trumps.
 
     A trump above every trump of the other camp (a master) wins the trick it
@@ -1027,7 +1046,8 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
     the masters (the 21, and the Petit when the other camp has no trump),
     ``ntricks`` the number of distinct tricks they surely win, ``masters[q]``
     each seat's master trumps and kept Petit (none for the other camp's
-    seats).
+    seats).  ``excuse``: the Petit rule may count the taker's Excuse
+    (:func:`petit_rule`).
     """
     cdef int q, bit, best_q = -1, best_n = -1, n, pts = 0, thr
     cdef uint32_t other = 0, m
@@ -1062,7 +1082,7 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
             pts += VAL[TRUMP][bit] + (p.np - 1 if q == best_q else -1)
     if best_q >= 0:
         pts += (best_n - tc_popcount(masters[best_q])) * p.np
-        if not (masters[best_q] & 1) and petit_kept(p, best_q, p.hand[best_q][TRUMP], 0):
+        if not (masters[best_q] & 1) and petit_kept(p, best_q, p.hand[best_q][TRUMP], 0, excuse):
             # the Petit is among the winning trumps: its value beyond a half-point
             pts += VAL[TRUMP][0] - 1
             oud[0] += 1
@@ -1179,7 +1199,7 @@ cdef inline int later_cash(Pos* p, int t, uint32_t drop, int draw, int* pts, int
     player other than him holds a card of it, so he keeps the masters that
     this leaves him (all of them where nobody else holds it)."""
     cdef uint32_t keep = p.hand[t][TRUMP]
-    cdef int n, kept = petit_kept(p, t, keep, 0)
+    cdef int n, kept = petit_kept(p, t, keep, 0, 0)
     p.hand[t][TRUMP] = keep & ~drop
     n = lead_plan(p, t, draw, 0, kept, drop, 0, pts, oud, rel, won, lead)
     p.hand[t][TRUMP] = keep
@@ -1297,7 +1317,7 @@ cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nog
             pts[0] += VAL[s][bit] + p.np - 1
             k -= 1
     # the trump lead petit_rule may have him make
-    if lost + (p.leader != t) + (p.excuse_owner == t) + (petit_rule(p, t, p.hand[t][TRUMP], 0) == 1) > ntrumps:
+    if lost + (p.leader != t) + (p.excuse_owner == t) + (petit_rule(p, t, p.hand[t][TRUMP], 0, 1) == 1) > ntrumps:
         return -1
     return n
 
@@ -1321,6 +1341,9 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     cdef int nsure, v, c_oud, lo2, lo3, tseat, bit
     cdef ValueCounts vc[MAXP]
     cdef uint32_t masters[MAXP]
+    cdef uint32_t lmasters[MAXP]
+    cdef uint32_t* lm
+    cdef int l_sure, l_nsure, l_oud
     cdef uint32_t cashed[NSUITS]
     cdef uint32_t mt, other_t, tried
     cdef int rel2[4]
@@ -1330,7 +1353,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     for k in range(4):
         trel[k] = NO_REL
     for c in range(1, -1, -1):
-        sure = camp_sure(p, c, &s_oud, &nsure, masters)
+        sure = camp_sure(p, c, &s_oud, &nsure, masters, 1)
         c_oud = s_oud   # camp_sure's oudlers, before any plan's
         if c == lead_camp:
             v = camp_bound(p, vc, rem, c, sure + cpts, nsure + ncash, &s_oud, masters, p.leader, cashed,
@@ -1344,7 +1367,16 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
             if lo[0] < beta and c != lead_camp:
                 tseat = later_seat(p, &other_t)
                 if tseat >= 0:
-                    lo2 = later_bound(p, vc, rem, sure, nsure, c_oud, masters, tseat, 0, 0, rel2)
+                    lm = masters
+                    l_sure = sure
+                    l_nsure = nsure
+                    l_oud = c_oud
+                    if p.excuse_owner == tseat and masters[tseat] & 1:
+                        # the later plan wins the lead with a trump where the
+                        # Petit rule's Excuse would go: count without it
+                        lm = lmasters
+                        l_sure = camp_sure(p, 1, &l_oud, &l_nsure, lm, 0)
+                    lo2 = later_bound(p, vc, rem, l_sure, l_nsure, l_oud, lm, tseat, 0, 0, rel2)
                     if lo2 > lo[0]:
                         lo[0] = lo2
                         for k in range(4):
@@ -1357,7 +1389,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
                         # suit (ruff_trump); the Petit, where the Petit rule
                         # ruffs with it
                         mt = p.hand[tseat][TRUMP] >> (tc_msb(other_t) + 1) << (tc_msb(other_t) + 1)
-                        lo2 = later_bound(p, vc, rem, sure, nsure, c_oud, masters, tseat,
+                        lo2 = later_bound(p, vc, rem, l_sure, l_nsure, l_oud, lm, tseat,
                                           0, tc_popcount(mt), rel2)
                         tried = 0
                         for k in range(4):
@@ -1365,14 +1397,14 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
                             if bit < 0 or (tried >> bit) & 1:
                                 continue
                             tried |= 1u << bit
-                            lo3 = later_bound(p, vc, rem, sure, nsure, c_oud, masters, tseat,
+                            lo3 = later_bound(p, vc, rem, l_sure, l_nsure, l_oud, lm, tseat,
                                               1u << bit, tc_popcount(mt) - ((mt >> bit) & 1), rel3)
                             if lo3 < lo2:
                                 lo2 = lo3
                             rel_union(rel2, rel3)
-                        if masters[tseat] & 1:
+                        if lm[tseat] & 1:
                             # camp_sure counts the Petit kept
-                            lo3 = later_bound(p, vc, rem, sure, nsure, c_oud, masters, tseat,
+                            lo3 = later_bound(p, vc, rem, l_sure, l_nsure, l_oud, lm, tseat,
                                               1, tc_popcount(mt), rel3)
                             if lo3 < lo2:
                                 lo2 = lo3

@@ -797,6 +797,76 @@ def test_core_keeps_the_petit_after_one_trump_lead(solver: Solver) -> None:
     assert lo == minimax(st) <= hi
 
 
+
+def excuse_petit_position(rng: random.Random, i: int) -> Tuple[PlayState, int, List[int]]:
+    """A position for the Petit rule's Excuse form: the taker alone with the
+    Petit, the Excuse, ``k`` other trumps and plain cards of one to three
+    suits; the others hold at most ``k`` + 1 trumps each.  Returns it, ``k``
+    and each other holder's trumps."""
+    variant = THREE_PLAYERS if i % 4 == 0 else FOUR_PLAYERS
+    n, tricks = variant.players, rng.choice((2, 3, 4, 4))
+    taker = rng.randrange(n)
+    leader = taker if rng.random() < 0.5 else rng.randrange(n)
+    trumps = list(range(PETIT + 1, PETIT + 21))
+    plain = [c for c in range(56) if c // 14 < rng.choice((1, 2, 3))]
+    rng.shuffle(trumps)
+    rng.shuffle(plain)
+    k = rng.randrange(0, tricks - 1)
+    hands = [0] * n
+    hands[taker] = cards.mask_of([PETIT, EXCUSE] + trumps[:k] + plain[:tricks - 2 - k])
+    del trumps[:k], plain[:tricks - 2 - k]
+    for q in range(n):
+        if q != taker:
+            t = rng.randint(0, min(tricks, k + 1))
+            hands[q] = cards.mask_of(trumps[:t] + plain[:tricks - t])
+            del trumps[:t], plain[:tricks - t]
+    camps = tuple(q == taker for q in range(n))
+    st = PlayState(hands=hands, camps=camps, leader=leader, variant=variant,
+                   tricks=[Trick(taker, [], taker)])  # the taker has won a trick: no defence slam
+    held = [cards.count(h & cards.TRUMPS_MASK) for q, h in enumerate(hands) if q != taker]
+    return st, k, [t for t in held if t]
+
+
+def test_petit_kept_with_the_taker_excuse() -> None:
+    # petit_rule's Excuse form: where no holder has more trumps than the
+    # taker's other trumps, his Excuse counts as one more of them (in both
+    # forms); checked by the Petit-only minimax where only that form holds.
+    # Where a holder has more, the minimax finds positions where he loses it
+    rng = random.Random(29)
+    checked = lost = 0
+    for i in range(4000):
+        st, k, held = excuse_petit_position(rng, i)
+        if not held or len({cards.count(h) for h in st.hands}) > 1:
+            continue  # (one suit ran out)
+        taker = st.camps.index(True)
+        on_lead = st.leader == taker
+        phi, phi1 = sum(held), sum(t - 1 for t in held)
+        if k >= phi or (on_lead and k > 0 and k - 1 >= phi1):
+            continue  # the rule without the Excuse
+        if not (k + 1 >= phi or (on_lead and k > 0 and k >= phi1)):
+            continue
+        if max(held) <= k:
+            assert petit_saved(st, {}), (i, [cards.sorted_tokens(h) for h in st.hands], st.leader, taker)
+            checked += 1
+        elif lost < 20 and not petit_saved(st, {}):
+            lost += 1
+    assert checked > 80 and lost >= 20, (checked, lost)
+
+
+def test_sure_bounds_count_the_petit_kept_with_the_taker_excuse(solver: Solver) -> None:
+    # the taker plays his Excuse on the first trump lead, then his 20 on the
+    # next: the defence's two trumps are gone and the Petit is his; the bound
+    # comes within 7 half-points of the value only with the Petit counted
+    # (36 without), and it may not count it where a holder has more trumps
+    # than the taker's other trumps: with only his king of spades to lead
+    # and the last trick to come, the taker loses the Petit to the 5
+    st = built(("T1 EX T20", "T2 4S 5S", "T3 6S 7S", "8S 9S 10S"), 0, 1)
+    lo, hi = sure_bounds(solver, st)
+    assert minimax(st) - 7 <= lo <= minimax(st) <= hi
+    st = built(("T1 EX KS", "T5 2S 3S", "4S 5S 6S", "7S 8S 9S"), 0, 0)
+    lo, hi = sure_bounds(solver, st)
+    assert lo <= minimax(st) <= hi
+
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
     # the same solver, never cleared, solves unrelated positions in any order
     states = endgames(11, 60)
