@@ -962,8 +962,11 @@ cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw, bint excus
     at least theirs (the first form).  Without such a trick it goes in the
     trick before the last, and the others then hold no trump: every other
     trump of his went on his own trump leads, each taking one from every
-    holder, and none held more.  Either way it is played before the last
-    trick, as the bounds count it.  (Where a holder has more, the taker can
+    holder, and none held more.  So too where the one holder has one trump
+    more but lacks a plain suit the taker holds: the taker's card of it can
+    only go in a trick of that suit (he cannot discard while he holds the
+    Petit), where that holder, void, must ruff.  Either way the Excuse is
+    played before the last trick, as the bounds count it.  (Where a holder has more, the taker can
     be left on lead with the Petit and the Excuse, the holder keeping a
     trump: "T1 EX KS" against "T5 2S 3S", the taker on lead.)  Only where
     the Excuse is his to place: not in the plan of a later lead
@@ -973,7 +976,7 @@ cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw, bint excus
     Returns 0 where the first form keeps it, 1 where only the second does
     (he must lead that trump), -1 where neither does.
     """
-    cdef int q, phi = 0, phi1 = 0, most = 0, k, ex
+    cdef int q, s, phi = 0, phi1 = 0, most = 0, k, ex, holder = -1
     if not (p.hand[seat][TRUMP] & 1):
         return -1
     for q in range(p.np):
@@ -988,8 +991,16 @@ cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw, bint excus
                 phi1 += k - 1
                 if k > most:
                     most = k
+                    holder = q
     k = tc_popcount(mine & ~1u)
     ex = excuse and p.excuse_owner == seat and most <= k
+    if excuse and p.excuse_owner == seat and most == k + 1:
+        # a holder with one trump more (the only one, unless the taker's
+        # trump lead leaves the others none): he must ruff a suit he lacks
+        # when the taker's card of it goes
+        for s in range(4):
+            if p.hand[seat][s] and not p.hand[holder][s]:
+                ex = 1
     if k + ex >= phi:
         return 0
     return 1 if seat == p.leader and p.ntrick == 0 and k > 0 and k - 1 + ex >= phi1 else -1

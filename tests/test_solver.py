@@ -829,11 +829,13 @@ def excuse_petit_position(rng: random.Random, i: int) -> Tuple[PlayState, int, L
 
 def test_petit_kept_with_the_taker_excuse() -> None:
     # petit_rule's Excuse form: where no holder has more trumps than the
-    # taker's other trumps, his Excuse counts as one more of them (in both
+    # taker's other trumps, or the largest holder has one more and lacks a
+    # suit the taker holds, his Excuse counts as one more of them (in both
     # forms); checked by the Petit-only minimax where only that form holds.
-    # Where a holder has more, the minimax finds positions where he loses it
+    # Where a holder has more otherwise, the minimax finds positions where
+    # he loses it
     rng = random.Random(29)
-    checked = lost = 0
+    checked = lost = void = 0
     for i in range(4000):
         st, k, held = excuse_petit_position(rng, i)
         if not held or len({cards.count(h) for h in st.hands}) > 1:
@@ -845,12 +847,16 @@ def test_petit_kept_with_the_taker_excuse() -> None:
             continue  # the rule without the Excuse
         if not (k + 1 >= phi or (on_lead and k > 0 and k >= phi1)):
             continue
-        if max(held) <= k:
+        holder = max((cards.count(st.hands[q] & cards.TRUMPS_MASK), q) for q in range(st.players) if q != taker)[1]
+        lacks = any(st.hands[taker] & cards.suit_mask(s) and not st.hands[holder] & cards.suit_mask(s)
+                    for s in range(4))
+        if max(held) <= k or (max(held) == k + 1 and lacks):
             assert petit_saved(st, {}), (i, [cards.sorted_tokens(h) for h in st.hands], st.leader, taker)
             checked += 1
+            void += max(held) > k
         elif lost < 20 and not petit_saved(st, {}):
             lost += 1
-    assert checked > 80 and lost >= 20, (checked, lost)
+    assert checked > 120 and void > 40 and lost >= 20, (checked, void, lost)
 
 
 def test_sure_bounds_count_the_petit_kept_with_the_taker_excuse(solver: Solver) -> None:
@@ -866,6 +872,12 @@ def test_sure_bounds_count_the_petit_kept_with_the_taker_excuse(solver: Solver) 
     st = built(("T1 EX KS", "T5 2S 3S", "4S 5S 6S", "7S 8S 9S"), 0, 0)
     lo, hi = sure_bounds(solver, st)
     assert lo <= minimax(st) <= hi
+    # one holder with one trump more, who lacks hearts: the king of hearts
+    # takes one of his trumps whenever its trick comes (within 3 half-points
+    # with the rule, 32 without)
+    st = built(("T1 EX T20 KH", "T2 T3 4S 5S", "6S 7S 1H 2H", "8S 9S 3H 4H"), 0, 1)
+    lo, hi = sure_bounds(solver, st)
+    assert minimax(st) - 3 <= lo <= minimax(st) <= hi
 
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
     # the same solver, never cleared, solves unrelated positions in any order
