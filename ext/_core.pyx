@@ -966,12 +966,12 @@ cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw, bint excus
     more but lacks a plain suit the taker holds: the taker's card of it can
     only go in a trick of that suit (he cannot discard while he holds the
     Petit), where that holder, void, must ruff.  Either way the Excuse is
-    played before the last trick, as the bounds count it.  (Where a holder has more, the taker can
-    be left on lead with the Petit and the Excuse, the holder keeping a
-    trump: "T1 EX KS" against "T5 2S 3S", the taker on lead.)  Only where
-    the Excuse is his to place: not in the plan of a later lead
-    (:func:`later_cash`), which wins the lead with a trump in that first
-    trick.
+    played before the last trick, as the bounds count it.  (Where a holder
+    has more otherwise, the taker can be left on lead with the Petit and
+    the Excuse, the holder keeping a trump: "T1 EX KS" against "T5 2S 3S",
+    the taker on lead.)  Only where the Excuse is his to place: not in the
+    plan of a later lead (:func:`later_cash`), which wins the lead with a
+    trump in that first trick.
 
     Returns 0 where the first form keeps it, 1 where only the second does
     (he must lead that trump), -1 where neither does.
@@ -993,14 +993,17 @@ cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw, bint excus
                     most = k
                     holder = q
     k = tc_popcount(mine & ~1u)
-    ex = excuse and p.excuse_owner == seat and most <= k
-    if excuse and p.excuse_owner == seat and most == k + 1:
-        # a holder with one trump more (the only one, unless the taker's
-        # trump lead leaves the others none): he must ruff a suit he lacks
-        # when the taker's card of it goes
-        for s in range(4):
-            if p.hand[seat][s] and not p.hand[holder][s]:
-                ex = 1
+    ex = 0
+    if excuse and p.excuse_owner == seat:
+        ex = most <= k
+        if most == k + 1:
+            # a holder with one trump more (the only one, unless the taker's
+            # trump lead leaves the others none): he must ruff a suit he
+            # lacks when the taker's card of it goes
+            for s in range(4):
+                if p.hand[seat][s] and not p.hand[holder][s]:
+                    ex = 1
+                    break
     if k + ex >= phi:
         return 0
     return 1 if seat == p.leader and p.ntrick == 0 and k > 0 and k - 1 + ex >= phi1 else -1
