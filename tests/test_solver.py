@@ -797,7 +797,6 @@ def test_core_keeps_the_petit_after_one_trump_lead(solver: Solver) -> None:
     assert lo == minimax(st) <= hi
 
 
-
 def excuse_petit_position(rng: random.Random, i: int) -> Tuple[PlayState, int, List[int]]:
     """A position for the Petit rule's Excuse form: the taker alone with the
     Petit, the Excuse, ``k`` other trumps and plain cards of one to three
@@ -847,7 +846,8 @@ def test_petit_kept_with_the_taker_excuse() -> None:
             continue  # the rule without the Excuse
         if not (k + 1 >= phi or (on_lead and k > 0 and k >= phi1)):
             continue
-        holder = max((cards.count(st.hands[q] & cards.TRUMPS_MASK), q) for q in range(st.players) if q != taker)[1]
+        holder = max((cards.count(st.hands[q] & cards.TRUMPS_MASK), q)
+                     for q in range(st.players) if q != taker)[1]
         lacks = any(st.hands[taker] & cards.suit_mask(s) and not st.hands[holder] & cards.suit_mask(s)
                     for s in range(4))
         if max(held) <= k or (max(held) == k + 1 and lacks):
@@ -878,6 +878,7 @@ def test_sure_bounds_count_the_petit_kept_with_the_taker_excuse(solver: Solver) 
     st = built(("T1 EX T20 KH", "T2 T3 4S 5S", "6S 7S 1H 2H", "8S 9S 3H 4H"), 0, 1)
     lo, hi = sure_bounds(solver, st)
     assert minimax(st) - 3 <= lo <= minimax(st) <= hi
+
 
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
     # the same solver, never cleared, solves unrelated positions in any order
