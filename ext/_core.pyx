@@ -849,7 +849,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
         # (camp_sure counted the trumps of now, ``spent`` among them)
         lost = beaten(other_t, t | spent)
         # camp_sure may already count the Petit as kept
-        kept = petit_kept(p, seat, p.hand[seat][TRUMP], 0, now) if kept_in < 0 else kept_in
+        kept = petit_kept(p, seat, p.hand[seat][TRUMP], 0, now, 1) if kept_in < 0 else kept_in
         if holders and (most > 1 or not (t & 1) or not (t & ~1u)):
             k = beaten(after, t)
             if t & ~1u:
@@ -862,7 +862,7 @@ cdef inline int lead_plan(Pos* p, int seat, int draw, int cash_draw, int kept_in
                     lead[0] += 1
             n += lost - k
             pts[0] += (lost - k) * p.np
-            if not kept and petit_kept(p, seat, t, draw, now):
+            if not kept and petit_kept(p, seat, t, draw, now, 1):
                 pts[0] += VAL[TRUMP][0] - 1
                 oud[0] += 1
                 won[TRUMP] |= 1
@@ -932,7 +932,8 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
     return n
 
 
-cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw, bint excuse) noexcept nogil:
+cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw, bint excuse,
+                           bint lead) noexcept nogil:
     """Whether (and how) ``seat``, alone in his camp, holding the Petit and
     the trumps ``mine``, surely keeps the Petit once ``draw`` rounds of
     trumps are drawn.
@@ -949,11 +950,13 @@ cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw, bint excus
     void, must trump (or play his Excuse).  So he never runs out of other
     trumps before they do, and the Petit only falls where it wins.
 
-    On lead at a trick start (and so still after the drawing's rounds, won
-    by his masters), he may lead one of his other trumps once the plan of
-    :func:`lead_plan` no longer needs the lead: every other holder must
-    play a trump or his Excuse, so it is enough that his other trumps but
-    one are at least theirs but one each.
+    With ``lead``, on lead where his plan starts (at a trick start, and so
+    still after the drawing's rounds, won by his masters; or once a later
+    lead is won, :func:`later_cash`, before which he gives no trump), he
+    may lead one of his other trumps once the plan of :func:`lead_plan` no
+    longer needs the lead: every other holder must play a trump or his
+    Excuse, so it is enough that his other trumps but one are at least
+    theirs but one each.
 
     With ``excuse``, his Excuse counts as one more of his other trumps where
     no holder has more trumps than he has other trumps (both forms).  He
@@ -1006,12 +1009,13 @@ cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw, bint excus
                     break
     if k + ex >= phi:
         return 0
-    return 1 if seat == p.leader and p.ntrick == 0 and k > 0 and k - 1 + ex >= phi1 else -1
+    return 1 if lead and k > 0 and k - 1 + ex >= phi1 else -1
 
 
-cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw, bint excuse) noexcept nogil:
+cdef inline bint petit_kept(Pos* p, int seat, uint32_t mine, int draw, bint excuse,
+                            bint lead) noexcept nogil:
     """Whether ``seat`` surely keeps the Petit (:func:`petit_rule`)."""
-    return petit_rule(p, seat, mine, draw, excuse) >= 0
+    return petit_rule(p, seat, mine, draw, excuse, lead) >= 0
 
 
 cdef inline int beaten(uint32_t other, uint32_t mine) noexcept nogil:
@@ -1096,7 +1100,8 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
             pts += VAL[TRUMP][bit] + (p.np - 1 if q == best_q else -1)
     if best_q >= 0:
         pts += (best_n - tc_popcount(masters[best_q])) * p.np
-        if not (masters[best_q] & 1) and petit_kept(p, best_q, p.hand[best_q][TRUMP], 0, excuse):
+        if not (masters[best_q] & 1) and petit_kept(p, best_q, p.hand[best_q][TRUMP], 0, excuse,
+                                                    best_q == p.leader and p.ntrick == 0):
             # the Petit is among the winning trumps: its value beyond a half-point
             pts += VAL[TRUMP][0] - 1
             oud[0] += 1
@@ -1213,7 +1218,7 @@ cdef inline int later_cash(Pos* p, int t, uint32_t drop, int draw, int* pts, int
     player other than him holds a card of it, so he keeps the masters that
     this leaves him (all of them where nobody else holds it)."""
     cdef uint32_t keep = p.hand[t][TRUMP]
-    cdef int n, kept = petit_kept(p, t, keep, 0, 0)
+    cdef int n, kept = petit_kept(p, t, keep, 0, 0, 0)
     p.hand[t][TRUMP] = keep & ~drop
     n = lead_plan(p, t, draw, 0, kept, drop, 0, pts, oud, rel, won, lead)
     p.hand[t][TRUMP] = keep
@@ -1293,7 +1298,7 @@ cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nog
     other card of their tricks; ``rel[s]`` his lowest card of suit ``s``:
     the others' cards below it cannot change the matching nor who holds
     the suit."""
-    cdef int q, s, t = -1, n = 0, lost = 0, k, bit, ruff
+    cdef int q, s, t = -1, n = 0, lost = 0, k, bit, ruff, petit_lead
     cdef uint32_t other, mine
     pts[0] = 0
     for q in range(p.np):
@@ -1331,7 +1336,8 @@ cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nog
             pts[0] += VAL[s][bit] + p.np - 1
             k -= 1
     # the trump lead petit_rule may have him make
-    if lost + (p.leader != t) + (p.excuse_owner == t) + (petit_rule(p, t, p.hand[t][TRUMP], 0, 1) == 1) > ntrumps:
+    petit_lead = petit_rule(p, t, p.hand[t][TRUMP], 0, 1, t == p.leader and p.ntrick == 0) == 1
+    if lost + (p.leader != t) + (p.excuse_owner == t) + petit_lead > ntrumps:
         return -1
     return n
 

@@ -880,6 +880,17 @@ def test_sure_bounds_count_the_petit_kept_with_the_taker_excuse(solver: Solver) 
     assert minimax(st) - 3 <= lo <= minimax(st) <= hi
 
 
+
+def test_later_lead_keeps_the_petit_after_one_trump_lead(solver: Solver) -> None:
+    # the taker (seat 1) is not on lead but holds the 21: once he wins the
+    # lead (he gives no trump before) and has drawn with his masters, he is
+    # on lead as at a trick start, so the one-trump-lead form of the Petit
+    # rule holds there too; with it the bound is -54 half-points, -82 without
+    st = built(("1S 5S KS 8C 10C JC T2 T6 T17", "7H 4D KD T1 T4 T5 T15 T16 T21",
+                "4S 7S 8S 10S JS QC T8 T9 T11", "6S CD 1C 3C 5C 7C 9C KC T12"), 1, 2)
+    lo, hi = sure_bounds(solver, st)
+    assert -54 <= lo <= solver.solve(st, pv=False).margin * 2 <= hi
+
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
     # the same solver, never cleared, solves unrelated positions in any order
     states = endgames(11, 60)
