@@ -470,11 +470,14 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
     cdef int lsuit, s, s0, s1, n = 0, i, j, bit, prev, c, v, sc
     cdef int best_i = -1, best_card = -1, win_camp = -1, decided, q, seat_q
     cdef uint32_t m, others, alive, runbits, runbits2, rest
+    cdef uint32_t tbl[NSUITS]
     cdef int beats, run_start, vals_seen, rhi
     cdef int trick_pts = 0, led = -1
     cdef int lm = legal_mask(p, seat, &lsuit)
     for s in range(4):
         vrel[s] = NO_REL
+    for s in range(NSUITS):
+        tbl[s] = 0
     if p.ntrick > 0:
         led = led_suit(p)
         best_i = trick_best(p)
@@ -483,6 +486,12 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
             win_camp = p.camp[seat_at(p, best_i)]
         for i in range(p.ntrick):
             trick_pts += card_value(p.trick[i])
+            c = p.trick[i]
+            if c != EXCUSE and i != best_i:
+                if c >= 56:
+                    tbl[TRUMP] |= 1u << (c - 56)
+                else:
+                    tbl[c // 14] |= 1u << (c % 14)
     if lsuit >= 0:
         s0 = lsuit
         s1 = lsuit + 1
@@ -494,6 +503,13 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
         if not m:
             continue
         alive = p.alive[s]
+        if S.use_merge:
+            # cards on the table other than the best one do not separate
+            # this hand's cards: they leave with the trick, and the cards on
+            # either side of them stand alike against the best card and every
+            # card still to be played (then the value choice or one card per
+            # value; full deals -0.8 % nodes, 10 left exact -1.5 %)
+            alive &= ~tbl[s]
         others = alive & ~m
         # walk runs of touching cards of this hand (no other live card between)
         while m:
@@ -2098,6 +2114,17 @@ cdef class Core:
         cdef int out[MAXMOVES]
         cdef int n = all_legal(&self.S.p, out)
         return [out[i] for i in range(n)]
+
+    def candidates(self):
+        """The cards the search tries for the player on turn, in its order:
+        one per set of equivalent cards (for tests and inspection)."""
+        cdef int moves[MAXMOVES]
+        cdef int scores[MAXMOVES]
+        cdef int runlo[MAXMOVES]
+        cdef int runhi[MAXMOVES]
+        cdef int vrel[4]
+        cdef int n = gen_moves(&self.S, moves, scores, -1, runlo, runhi, vrel)
+        return [moves[i] for i in range(n)]
 
     def play(self, int card):
         """Play a legal card (raises ValueError otherwise)."""

@@ -143,6 +143,24 @@ def test_invariants_suits_seats_and_options(solver: Solver) -> None:
             assert plain.solve(st, pv=False).margin == v
 
 
+def test_cards_on_the_table_do_not_separate_equivalent_cards(solver: Solver) -> None:
+    # seat 3 must trump under the 12: the 7 on the table lies between his 5
+    # and 9, both lose, and after the trick they touch: one card is tried
+    st = built(("T3 KS QS", "T12 1S 2S", "T7 3S 4S", "T5 T9 5S"), 0, 1)
+    st.play(cards.parse_card("T12"))
+    st.play(cards.parse_card("T7"))
+    solver._load(st)
+    assert len(solver._core.candidates()) == 1
+    assert solver.solve(st, pv=False).margin * 2 == minimax(st)
+    # the best card on the table does separate them: the 9 wins, the 5 not
+    st = built(("T3 KS QS", "7S 1C 2C", "2S 3C 4C", "5S 9S 5C"), 0, 1)
+    st.play(cards.parse_card("7S"))
+    st.play(cards.parse_card("2S"))
+    solver._load(st)
+    assert sorted(solver._core.candidates()) == sorted(cards.parse_cards("5S 9S"))
+    assert solver.solve(st, pv=False).margin * 2 == minimax(st)
+
+
 def test_partition_search_changes_no_value() -> None:
     # entries shared by positions that differ in low cards, deeper than the
     # reference reaches: compare with the table keyed on every card's owner
