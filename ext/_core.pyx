@@ -227,6 +227,7 @@ cdef struct Pos:
     int fixed                   # oudlers settled in the taker's camp
     int won[2]                  # camp c has won every finished trick
     int tgt[4]                  # twice the target by oudler count
+    int even                    # four players, targets of one parity (see parity)
     ValueCounts vc[MAXP]        # each hand's cards by value (kept by make/unmake)
     int ply
     Undo undo[MAXPLY]
@@ -1721,6 +1722,20 @@ cdef int terminal_value(Pos* p) noexcept nogil:
     return p.taker_hp - p.tgt[p.fixed]
 
 
+cdef inline int parity(Pos* p) noexcept nogil:
+    """At a trick start, the parity of the final value, or -1 if unknown.
+
+    With four players every card is worth an odd number of half-points, so
+    every trick brings its winners an even number: four odd cards, or the
+    Excuse's exchange (its side keeps 8, the winners get 1 and three cards).
+    The one exception is the defence's Excuse played to the last trick and
+    lost there: it goes to the taker alone (9).  So while the defence does
+    not hold the Excuse the final value has the parity of the present one."""
+    if not p.even or (p.excuse_owner >= 0 and not p.camp[p.excuse_owner]):
+        return -1
+    return (p.taker_hp - p.tgt[0]) & 1
+
+
 cdef inline int split_choice(Search* S, int move, int* runlo, int* runhi, int rank, int alpha,
                              int beta, int* crel) noexcept nogil:
     """A value choice whose run straddles ``rank`` in a node where every card
@@ -1790,7 +1805,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef int erel[4]
     cdef int srel[MAXMOVES]
     cdef int n, i, k, s, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi, changed, mine
-    cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0
+    cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0, par = -1
     cdef Key key
     cdef Entry* e = NULL
     cdef Bucket* bucket = NULL
@@ -1816,8 +1831,14 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             make_key(p, &key)
             bucket = tt_bucket(S, &key, &tag)
             tc_prefetch(bucket)
+        par = parity(p)
         if S.use_bounds:
             sure_bounds(p, &lo, &hi, crel, erel, beta)
+            if par >= 0:
+                # whole points: a bound a half-point off the value's parity
+                # moves to it (one full deal -21 % nodes)
+                lo += (lo - par) & 1
+                hi -= (hi - par) & 1
             if lo >= beta or hi <= alpha or lo == hi:
                 # only the bound of the leader's camp rests on his plan's
                 # ranks, the taker's also on his later cash's
@@ -1940,6 +1961,12 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                 rel_union(rel, crel)
     if narrowed:
         rel_union(rel, erel)
+    if par >= 0 and best > -INF and best < INF:
+        # a fail-soft bound moves to the value's parity too
+        if best <= a0:
+            best -= (best - par) & 1
+        elif best >= b0:
+            best += (best - par) & 1
     if p.ntrick == 0 and S.use_table:
         if best <= a0:
             lo = -INF
@@ -2076,6 +2103,7 @@ cdef class Core:
         p.won[1] = 1 if won_all[1] else 0
         for q in range(4):
             p.tgt[q] = targets[q]
+        p.even = np == 4 and len({t & 1 for t in targets}) == 1
         counts = [sum(bin(p.hand[q][s]).count("1") for s in range(5)) + (1 if p.excuse_owner == q else 0)
                   for q in range(np)]
         # seats that already played to the current trick hold one card fewer
