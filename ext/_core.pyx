@@ -431,6 +431,16 @@ cdef inline int legal_mask(Pos* p, int seat, int* suit_out) noexcept nogil:
     return 0
 
 
+cdef inline uint32_t camp_trumps(Pos* p, int c) noexcept nogil:
+    """The trumps held by camp ``c``."""
+    cdef int q
+    cdef uint32_t t = 0
+    for q in range(p.np):
+        if p.camp[q] == c:
+            t |= p.hand[q][TRUMP]
+    return t
+
+
 cdef inline int can_beat(Pos* p, int seat, int best_card) noexcept nogil:
     """Conservative: may ``seat`` (still to play) beat ``best_card``?"""
     cdef uint32_t t = p.hand[seat][TRUMP]
@@ -606,6 +616,11 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
                             # but for his masters early in the deal (answered
                             # full deals: -17 % nodes)
                             sc -= 300
+                        elif s == TRUMP and mycamp == 0 and (others >> bit or not camp_trumps(p, 1)):
+                            # the defence's trump leads after its other leads,
+                            # but for its masters while the taker holds a trump
+                            # (12 left: -18 % nodes; 15 full deals -11 %)
+                            sc -= 250
                     elif beats:
                         sc = 1500 - bit * 2 + trick_pts * 4 - v * 2
                         if not overtaken(p, mycamp, s, bit, led):
@@ -1085,16 +1100,14 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
     (:func:`petit_rule`).
     """
     cdef int q, bit, best_q = -1, best_n = -1, n, pts = 0, thr
-    cdef uint32_t other = 0, m
+    cdef uint32_t other, m
     oud[0] = 0
     ntricks[0] = 0
     for q in range(p.np):
         masters[q] = 0
     if p.won[1 - c] and p.excuse_owner >= 0 and p.camp[p.excuse_owner] != c:
         return 0
-    for q in range(p.np):
-        if p.camp[q] != c:
-            other |= p.hand[q][TRUMP]
+    other = camp_trumps(p, 1 - c)
     thr = tc_msb(other) + 1 if other else 0
     for q in range(p.np):
         if p.camp[q] == c:
