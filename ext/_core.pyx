@@ -1865,7 +1865,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             sure_bounds(p, &lo, &hi, crel, erel, beta)
             if par >= 0:
                 # whole points: a bound a half-point off the value's parity
-                # moves to it (one full deal -21 % nodes)
+                # moves to it (15 full deals -2.4 % nodes)
                 lo += (lo - par) & 1
                 hi -= (hi - par) & 1
             if lo >= beta or hi <= alpha or lo == hi:
