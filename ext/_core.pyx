@@ -514,6 +514,23 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
                 tk_t |= p.hand[q][TRUMP]
                 for s in range(4):
                     tk_plain[s] |= p.hand[q][s]
+    cdef int forcing = 0, ntr
+    cdef int void_t[4]
+    if p.ntrick == 0 and mycamp == 1:
+        # the plain suits that a defender holding fewer trumps than the
+        # leader lacks: the taker's leads of them make him ruff
+        for s in range(4):
+            void_t[s] = 0
+        for q in range(p.np):
+            ntr = tc_popcount(p.hand[q][TRUMP])
+            if not p.camp[q] and ntr:
+                for s in range(4):
+                    if not p.hand[q][s] and ntr > void_t[s]:
+                        void_t[s] = ntr
+        ntr = tc_popcount(p.hand[seat][TRUMP])
+        for s in range(4):
+            if 0 < void_t[s] < ntr:
+                forcing |= 1 << s
     if lsuit >= 0:
         s0 = lsuit
         s1 = lsuit + 1
@@ -627,6 +644,12 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
                             # but for his masters early in the deal (answered
                             # full deals: -17 % nodes)
                             sc -= 300
+                        elif s < TRUMP and mycamp == 1 and (forcing >> s) & 1:
+                            # the taker's leads of a suit whose void defenders
+                            # all hold fewer trumps than he does, before his
+                            # other low leads (12 left: -51 % nodes; 15 full
+                            # deals -17 %; exact margins +5-8 %)
+                            sc += 100
                         elif s < TRUMP and mycamp == 0 and tk_t and not tk_plain[s]:
                             # the defence's leads of a suit the taker must ruff
                             # before its other low leads (16 left: -18 % nodes;
