@@ -481,7 +481,11 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
     cdef int lsuit, s, s0, s1, n = 0, i, j, bit, prev, c, v, sc
     cdef int best_i = -1, best_card = -1, win_camp = -1, decided, q, seat_q
     cdef uint32_t m, others, alive, runbits, runbits2, rest
-    cdef uint32_t tbl[NSUITS]
+    cdef uint32_t tbl[NSUITS]         # cards on the table but the best, by suit
+    cdef uint32_t tk_plain[4]          # the taker's camp's cards (defence leads)
+    cdef uint32_t tk_t = 0
+    cdef int void_t[4]                 # most trumps of a defender void in each suit
+    cdef int forcing = 0, ntr          # suits the taker's leads force (taker leads)
     cdef int beats, run_start, vals_seen, rhi
     cdef int trick_pts = 0, led = -1
     cdef int lm = legal_mask(p, seat, &lsuit)
@@ -503,8 +507,6 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
                     tbl[TRUMP] |= 1u << (c - 56)
                 else:
                     tbl[c // 14] |= 1u << (c % 14)
-    cdef uint32_t tk_plain[4]
-    cdef uint32_t tk_t = 0
     if p.ntrick == 0 and mycamp == 0:
         # the taker's camp's cards, for the defence's leads
         for s in range(4):
@@ -514,11 +516,9 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
                 tk_t |= p.hand[q][TRUMP]
                 for s in range(4):
                     tk_plain[s] |= p.hand[q][s]
-    cdef int forcing = 0, ntr
-    cdef int void_t[4]
     if p.ntrick == 0 and mycamp == 1:
-        # the plain suits that a defender holding fewer trumps than the
-        # leader lacks: the taker's leads of them make him ruff
+        # the plain suits whose void defenders all hold trumps, fewer than
+        # the leader: the taker's leads of them make one of them ruff
         for s in range(4):
             void_t[s] = 0
         for q in range(p.np):

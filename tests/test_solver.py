@@ -161,7 +161,7 @@ def test_cards_on_the_table_do_not_separate_equivalent_cards(solver: Solver) -> 
     assert solver.solve(st, pv=False).margin * 2 == minimax(st)
 
 
-def test_values_keep_their_parity_unless_the_defence_holds_the_excuse() -> None:
+def test_values_keep_their_parity_unless_the_defence_holds_the_excuse(solver: Solver) -> None:
     # four players: every trick brings an even number of half-points, so the
     # core rounds its bounds to the value's parity; the defence's Excuse
     # played to the last trick and lost there is the one exception
@@ -178,7 +178,7 @@ def test_values_keep_their_parity_unless_the_defence_holds_the_excuse() -> None:
     assert checked > 200
     st = built(("2S", "EX", "KS", "3S"), 0, 2)
     assert (minimax(st) - st.taker_hp + targets(0)) % 2 == 1
-    assert Solver(16).solve(st, pv=False).margin * 2 == minimax(st)
+    assert solver.solve(st, pv=False).margin * 2 == minimax(st)
 
 
 def test_partition_search_changes_no_value() -> None:
