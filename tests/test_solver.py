@@ -929,6 +929,63 @@ def test_later_lead_keeps_the_petit_after_one_trump_lead(solver: Solver) -> None
     lo, hi = sure_bounds(solver, st)
     assert -54 <= lo <= solver.solve(st, pv=False).margin * 2 <= hi
 
+def forced_trumps_applies(st: PlayState) -> bool:
+    """Where forced_trumps counts the taker's trumps after the leader's trick:
+    the defence leads, holding neither the Excuse nor a card of a plain suit
+    the taker holds, and the taker holds trumps; or the taker leads, holding
+    trumps (his best trump lead, trump_lead_worst)."""
+    if st.camps.count(True) != 1:
+        return False
+    taker = st.camps.index(True)
+    lead = st.hands[st.leader]
+    if not trumps_of(st.hands[taker]):
+        return False
+    if st.camps[st.leader]:
+        return True
+    return not lead >> EXCUSE & 1 and not any(
+        st.hands[taker] & cards.suit_mask(s) and lead & cards.suit_mask(s) for s in range(4))
+
+
+def test_forced_trumps_bounds_contain_the_value(solver: Solver, unbounded: Solver) -> None:
+    # the taker's trumps counted after the leader's trick: every lead of the
+    # defence makes him ruff (with his cheapest trump above those of the
+    # defenders who may overruff) or is a trump lead, or he leads a trump
+    # himself; the trump leads with every choice of the defenders under the
+    # obligation to overtrump (the Excuse played instead); takers dealt many
+    # trumps, so that they lack plain suits
+    checked = defence = 0
+    for st in trick_starts(41, 5000, (2, 3, 3, 4, 5), 4):
+        if not forced_trumps_applies(st):
+            continue
+        defence += not st.camps[st.leader]
+        bounds_contain_the_value(solver, unbounded, st)
+        checked += 1
+    assert checked > 1500 and defence > 500, (checked, defence)
+
+
+def test_forced_trumps_make_the_bound_exact(solver: Solver) -> None:
+    # seat 2 leads: his king of hearts makes the taker (seat 3) ruff with his
+    # 4, which wins, and the 13 then beats the 12; his 12 is overtrumped by
+    # the 13 and the 4 wins the last trick: two tricks either way, where the
+    # matching alone lets the 12 beat the 4 (a bound 10 half-points short)
+    st = built(("3D 7C", "7H JD", "CH T12", "T4 T13"), 3, 2)
+    assert sure_bounds(solver, st)[0] == minimax(st)
+    # the taker leads a trump: the 15 and the 17 must overtrump it, and his
+    # other trump is left above all theirs (4 half-points short without)
+    st = built(("4S 7S 10S CC", "8H T4 T5 T15", "T3 T6 T8 T17", "4H 4C T11 T13"), 3, 3)
+    assert sure_bounds(solver, st)[0] == minimax(st)
+    # on his trump lead seat 1 plays the Excuse and keeps the 15 over his 12:
+    # one trick, not the two a forced 15 would leave him (-104 > -108)
+    st = built(("T10 T12 T13", "EX T15 2S", "T14 3S 4S", "5S 6S 7S"), 0, 0)
+    assert sure_bounds(solver, st)[0] == minimax(st)
+    # two tricks left: the spade lead makes him ruff with his 10, which wins,
+    # but then his Excuse goes in the last trick, to the defence (which has
+    # won a trick, so no slam): the ruff and the Excuse are not both his
+    st = built(("EX T10", "2S 3S", "4S 5S", "6S T15"), 0, 1)
+    st.tricks.append(Trick(1, [], 1))
+    assert sure_bounds(solver, st)[0] == minimax(st)
+
+
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
     # the same solver, never cleared, solves unrelated positions in any order
     states = endgames(11, 60)
