@@ -1558,6 +1558,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     cdef ValueCounts vc[MAXP]
     cdef uint32_t masters[MAXP]
     cdef uint32_t lmasters[MAXP]
+    cdef uint32_t thands[MAXP]         # the trumps in each hand (trump_lead_worst)
     cdef uint32_t* lm
     cdef int l_sure, l_nsure, l_oud
     cdef uint32_t cashed[NSUITS]
@@ -1655,8 +1656,8 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
                             k = forced_trumps(p, tseat, bit)
                         else:
                             for k in range(p.np):
-                                lmasters[k] = p.hand[k][TRUMP]
-                            k = trump_lead_worst(p, tseat, 0, -1, -1, lmasters, bit)
+                                thands[k] = p.hand[k][TRUMP]
+                            k = trump_lead_worst(p, tseat, 0, -1, -1, thands, bit)
                         if k <= nsure:
                             break
                         # camp_sure's count with k tricks instead of nsure (his

@@ -929,6 +929,7 @@ def test_later_lead_keeps_the_petit_after_one_trump_lead(solver: Solver) -> None
     lo, hi = sure_bounds(solver, st)
     assert -54 <= lo <= solver.solve(st, pv=False).margin * 2 <= hi
 
+
 def forced_trumps_applies(st: PlayState) -> bool:
     """Where forced_trumps counts the taker's trumps after the leader's trick:
     the defence leads, holding neither the Excuse nor a card of a plain suit
@@ -964,7 +965,7 @@ def test_forced_trumps_bounds_contain_the_value(solver: Solver, unbounded: Solve
 
 
 def test_forced_trumps_make_the_bound_exact(solver: Solver) -> None:
-    # seat 2 leads: his king of hearts makes the taker (seat 3) ruff with his
+    # seat 2 leads: his knight of hearts makes the taker (seat 3) ruff with his
     # 4, which wins, and the 13 then beats the 12; his 12 is overtrumped by
     # the 13 and the 4 wins the last trick: two tricks either way, where the
     # matching alone lets the 12 beat the 4 (a bound 10 half-points short)
