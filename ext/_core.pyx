@@ -1359,16 +1359,13 @@ cdef inline int forced_trumps(Pos* p, int t, bint one) noexcept nogil:
     their cheapest legal trumps: a count at least the true one, to try
     first)."""
     cdef int L = p.leader, q, s, k, best = 99, r
-    cdef uint32_t mine = p.hand[t][TRUMP], dall = 0, rest, vs, m
-    cdef uint32_t hands[MAXP]
+    cdef uint32_t mine = p.hand[t][TRUMP], dall, rest, vs, m
     if p.excuse_owner == L or not mine:
         return -1
     for s in range(4):
         if p.hand[t][s] and p.hand[L][s]:
             return -1
-    for q in range(p.np):
-        if q != t:
-            dall |= p.hand[q][TRUMP]
+    dall = camp_trumps(p, 1 - p.camp[t])
     rest = mine & ~(1u << tc_msb(mine))
     for s in range(4):
         if not p.hand[L][s]:
@@ -1389,9 +1386,7 @@ cdef inline int forced_trumps(Pos* p, int t, bint one) noexcept nogil:
         if k < best:
             best = k
     if p.hand[L][TRUMP] and best > 0:
-        for q in range(p.np):
-            hands[q] = p.hand[q][TRUMP]
-        k = trump_lead_worst(p, t, 0, -1, -1, hands, one)
+        k = trump_lead(p, t, one)
         if k < best:
             best = k
     return best
@@ -1403,8 +1398,9 @@ cdef int trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* h
     leader's trump lead (:func:`forced_trumps`): the ``i``-th player of the
     trick plays, ``top`` being the best trump so far and ``winner`` its
     player; each defender any legal trump (one above ``top`` where he holds
-    one, or his Excuse), the taker his lowest legal one.  With ``one`` each defender plays only
-    his cheapest legal trump: a count at least the true one."""
+    one, or his Excuse), the taker his lowest legal one.  With ``one``
+    each defender plays only his cheapest legal trump: a count at least the
+    true one."""
     cdef int q, k, best = 99, b
     cdef uint32_t m, m2, m3, legal, d = 0
     if i == p.np:
@@ -1462,6 +1458,16 @@ cdef int trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* h
             best = k
     hands[q] = m
     return best
+
+
+cdef inline int trump_lead(Pos* p, int t, bint one) noexcept nogil:
+    """:func:`trump_lead_worst` from the trick's first card, on the trumps
+    held now."""
+    cdef uint32_t hands[MAXP]
+    cdef int q
+    for q in range(p.np):
+        hands[q] = p.hand[q][TRUMP]
+    return trump_lead_worst(p, t, 0, -1, -1, hands, one)
 
 
 cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nogil:
@@ -1545,7 +1551,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     :func:`later_cash`; for a taker alone in his camp, his trumps counted
     after this trick where every lead of the leader makes him ruff or is a
     trump lead (:func:`forced_trumps`), or where he leads a trump himself
-    (:func:`trump_lead_worst`).  Then the camp gets at least what the plan brings
+    (:func:`trump_lead`).  Then the camp gets at least what the plan brings
     (:func:`camp_bound`).  Low bound: the taker's camp's plan; high bound:
     the defence's plan, not computed (``hi`` gets INF) when the low bound
     already reaches ``beta``.  ``rel`` gets the plain ranks the leader's plan
@@ -1558,7 +1564,6 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     cdef ValueCounts vc[MAXP]
     cdef uint32_t masters[MAXP]
     cdef uint32_t lmasters[MAXP]
-    cdef uint32_t thands[MAXP]         # the trumps in each hand (trump_lead_worst)
     cdef uint32_t* lm
     cdef int l_sure, l_nsure, l_oud
     cdef uint32_t cashed[NSUITS]
@@ -1655,9 +1660,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
                         if c != lead_camp:
                             k = forced_trumps(p, tseat, bit)
                         else:
-                            for k in range(p.np):
-                                thands[k] = p.hand[k][TRUMP]
-                            k = trump_lead_worst(p, tseat, 0, -1, -1, thands, bit)
+                            k = trump_lead(p, tseat, bit)
                         if k <= nsure:
                             break
                         # camp_sure's count with k tricks instead of nsure (his
