@@ -1340,31 +1340,97 @@ cdef inline int later_bound(Pos* p, ValueCounts* vc, int rem, int sure, int nsur
     return p.taker_hp + v - p.tgt[p.fixed + s_oud]
 
 
-cdef inline int forced_trumps(Pos* p, int t, bint one) noexcept nogil:
+cdef inline bint petit_after(Pos* p, int t, uint32_t* hands, bint lead) noexcept nogil:
+    """Whether the taker ``t`` surely keeps the Petit (:func:`petit_rule`)
+    once the trumps are ``hands``: after the leader's trick of
+    :func:`forced_trumps`, which it did not fall in.  With ``lead`` (he won
+    that trick) he may first draw rounds with his masters and then lead one
+    other trump, as in :func:`lead_plan`."""
+    cdef uint32_t keep[MAXP]
+    cdef uint32_t other = 0, mine = hands[t]
+    cdef int q, d = 0
+    cdef bint kept
+    if not mine & 1:
+        return 0
+    for q in range(p.np):
+        keep[q] = p.hand[q][TRUMP]
+        p.hand[q][TRUMP] = hands[q]
+        if q != t:
+            other |= hands[q]
+    kept = petit_rule(p, t, mine, 0, 1, lead) >= 0
+    while lead and not kept and other and mine >> (tc_msb(other) + 1):
+        mine &= ~(1u << tc_msb(mine))
+        d += 1
+        kept = petit_rule(p, t, mine, d, 1, 1) >= 0
+    for q in range(p.np):
+        p.hand[q][TRUMP] = keep[q]
+    return kept
+
+
+cdef inline int petit_count(Pos* p, int t, uint32_t other, uint32_t* hands, bint lead,
+                            bint* kept) noexcept nogil:
+    """Tricks the taker's trumps ``hands[t]`` surely win after the leader's
+    trick against the defence's trumps ``other``: all but a maximum matching
+    of theirs above them; where he keeps the Petit (:func:`petit_after`,
+    ``kept``) the Petit wins one and the matching counts without it."""
+    cdef uint32_t mine = hands[t]
+    kept[0] = petit_after(p, t, hands, lead)
+    if kept[0]:
+        mine &= ~1u
+        return 1 + tc_popcount(mine) - beaten(other, mine)
+    return tc_popcount(mine) - beaten(other, mine)
+
+
+cdef inline void count_min(int k, bint kept, int* kn, int* kp) noexcept nogil:
+    """Fold one outcome of :func:`forced_trumps` into the fewest tricks seen
+    with the Petit lost (``kn``) and kept (``kp``)."""
+    if kept:
+        if k < kp[0]:
+            kp[0] = k
+    elif k < kn[0]:
+        kn[0] = k
+
+
+cdef inline int petit_proxy(int kn, int kp) noexcept nogil:
+    """How the taker ranks outcomes of :func:`forced_trumps` where he
+    chooses: tricks at four half-points, the kept Petit its value and its
+    oudler's worth of target.  Any choice is sound; this one aims high."""
+    return kn * 4 if kn * 4 < kp * 4 + 18 else kp * 4 + 18
+
+
+cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp) noexcept nogil:
     """Tricks the trumps of the taker ``t`` (alone in his camp, not on lead)
     surely win when the leader holds neither the Excuse nor a card of a
     plain suit he holds: every lead then makes him ruff, or is a trump lead
     (session 17; 15 full deals -13 % nodes); -1 where this does not apply.
+    Returns the fewest over the outcomes where he may lose the Petit;
+    ``kp`` gets the fewest where he surely keeps it (99: no such outcome).
 
     After the leader's trick the count of :func:`camp_sure` holds again on
     what is left: of his trumps all but a maximum matching of the other
-    trumps above them win.  A lead of a suit he lacks that no defender void
-    in it can ruff above his cheapest trump that beats all their trumps is
-    won by that trump (the others must follow); the defence keeps all its
-    trumps (those who ruff under him lose one, which can only help him).
-    Where no trump of his beats theirs he may lose the trick, and the worst
-    he can lose is his highest trump (made to overtrump a ruff before him).
-    A trump lead is counted with every choice of the defenders under the
-    obligation to overtrump (:func:`trump_lead_worst`; with ``one``, only
-    their cheapest legal trumps: a count at least the true one, to try
-    first)."""
-    cdef int L = p.leader, q, s, k, best = 99, r
+    trumps above them win, and the Petit, not played in that trick, wins one
+    of them where :func:`petit_rule` keeps it on the trumps left (session
+    18).  A lead of a suit he lacks that no defender void in it can ruff
+    above his cheapest trump that beats all their trumps is won by that
+    trump (the others must follow); the defence keeps all its trumps (those
+    who ruff under him lose one, which can only help him).  Where no trump
+    of his beats theirs he may lose the trick, and the worst he can lose is
+    his highest trump (made to overtrump a ruff before him).  A trump lead
+    is counted with every choice of the defenders under the obligation to
+    overtrump (:func:`trump_lead_worst`; with ``one``, only their cheapest
+    legal trumps: a count at least the true one, to try first)."""
+    cdef int L = p.leader, q, s, kn = 99, r
+    cdef bint kept
     cdef uint32_t mine = p.hand[t][TRUMP], dall, rest, vs, m
+    cdef uint32_t hands[MAXP]
+    kp[0] = 99
     if p.excuse_owner == L or not mine:
         return -1
     for s in range(4):
         if p.hand[t][s] and p.hand[L][s]:
             return -1
+    for q in range(p.np):
+        hands[q] = p.hand[q][TRUMP]
     dall = camp_trumps(p, 1 - p.camp[t])
     rest = mine & ~(1u << tc_msb(mine))
     for s in range(4):
@@ -1380,38 +1446,47 @@ cdef inline int forced_trumps(Pos* p, int t, bint one) noexcept nogil:
         if m:
             r = tc_ctz(m)
             m = mine & ~(1u << r)
-            k = 1 + tc_popcount(m) - beaten(dall, m)
+            if r == 0:
+                # the Petit wins this trick
+                count_min(1 + tc_popcount(m) - beaten(dall, m), 1, &kn, kp)
+                continue
         else:
-            k = tc_popcount(rest) - beaten(dall, rest)
-        if k < best:
-            best = k
-    if p.hand[L][TRUMP] and best > 0:
-        k = trump_lead(p, t, one)
-        if k < best:
-            best = k
-    return best
+            r = -1
+            m = rest
+        hands[t] = m
+        count_min((r >= 0) + petit_count(p, t, dall, hands, r >= 0, &kept), kept, &kn, kp)
+        hands[t] = mine
+    if p.hand[L][TRUMP] and kn > 0:
+        trump_lead_worst(p, t, 0, -1, -1, hands, one, &kn, kp)
+    return kn
 
 
-cdef int trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* hands,
-                          bint one) noexcept nogil:
+cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* hands,
+                           bint one, int* kn, int* kp) noexcept nogil:
     """The fewest tricks the taker ``t`` makes with his trumps after the
-    leader's trump lead (:func:`forced_trumps`): the ``i``-th player of the
-    trick plays, ``top`` being the best trump so far and ``winner`` its
-    player; each defender any legal trump (one above ``top`` where he holds
-    one, or his Excuse), the taker his lowest legal one.  With ``one``
-    each defender plays only his cheapest legal trump: a count at least the
-    true one."""
-    cdef int q, k, best = 99, b
+    leader's trump lead (:func:`forced_trumps`), folded into ``kn`` and
+    ``kp`` (:func:`count_min`): the ``i``-th player of the trick plays,
+    ``top`` being the best trump so far and ``winner`` its player; each
+    defender any legal trump (one above ``top`` where he holds one, or his
+    Excuse), the taker his lowest legal one, or his lowest but the Petit
+    where that counts more (:func:`petit_proxy`).  With ``one`` each
+    defender plays only his cheapest legal trump: a count at least the true
+    one."""
+    cdef int q, k, b, bkn, bkp, okn, okp
+    cdef bint kept
     cdef uint32_t m, m2, m3, legal, d = 0
     if i == p.np:
         for q in range(p.np):
             if q != t:
                 d |= hands[q]
-        return (winner == t) + tc_popcount(hands[t]) - beaten(d, hands[t])
+        k = (winner == t) + petit_count(p, t, d, hands, winner == t, &kept)
+        count_min(k, kept, kn, kp)
+        return
     q = seat_at(p, i)
     m = hands[q]
     if not m:
-        return trump_lead_worst(p, t, i + 1, top, winner, hands, one)
+        trump_lead_worst(p, t, i + 1, top, winner, hands, one, kn, kp)
+        return
     legal = m & ~((2u << top) - 1) if top >= 0 else m
     if not legal:
         legal = m
@@ -1426,48 +1501,53 @@ cdef int trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* h
             b = tc_ctz(m2)
             m2 &= m2 - 1
             if d & ((1u << b) - 1) and (m3 >> tc_msb(d & ((1u << b) - 1))) & 1:
-                legal &= ~(1u << b)
-    if q == t and i == 0:
-        # his own lead: the best of his trumps
-        best = -1
+                if q != t or tc_msb(d & ((1u << b) - 1)) > 0:
+                    legal &= ~(1u << b)     # (the taker's Petit is a run of its own)
+    if q == t:
+        # his choice: on his own lead any of his trumps, else his lowest
+        # legal one or his lowest but the Petit; the best by petit_proxy
+        if i > 0:
+            m2 = legal & (legal - 1)
+            legal = (legal & -legal) | (m2 & -m2 if legal & 1 else 0)
+        bkn = -1
+        bkp = -1
         while legal:
             b = tc_ctz(legal)
             legal &= legal - 1
             hands[q] = m & ~(1u << b)
-            k = trump_lead_worst(p, t, 1, b, t, hands, one)
-            if k > best:
-                best = k
+            okn = 99
+            okp = 99
+            trump_lead_worst(p, t, i + 1, b if b > top else top, t if b > top else winner, hands, one,
+                             &okn, &okp)
+            if bkn < 0 or petit_proxy(okn, okp) > petit_proxy(bkn, bkp):
+                bkn = okn
+                bkp = okp
         hands[q] = m
-        return best
-    if q == t:
-        b = tc_ctz(legal)
-        hands[q] = m & ~(1u << b)
-        k = trump_lead_worst(p, t, i + 1, b if b > top else top, t if b > top else winner, hands, one)
-        hands[q] = m
-        return k
+        count_min(bkn, 0, kn, kp)
+        count_min(bkp, 1, kn, kp)
+        return
     if q == p.excuse_owner and not one:
-        best = trump_lead_worst(p, t, i + 1, top, winner, hands, one)
+        trump_lead_worst(p, t, i + 1, top, winner, hands, one, kn, kp)
     if one:
         legal &= -legal
     while legal:
         b = tc_ctz(legal)
         legal &= legal - 1
         hands[q] = m & ~(1u << b)
-        k = trump_lead_worst(p, t, i + 1, b if b > top else top, q if b > top else winner, hands, one)
-        if k < best:
-            best = k
+        trump_lead_worst(p, t, i + 1, b if b > top else top, q if b > top else winner, hands, one, kn, kp)
     hands[q] = m
-    return best
 
 
-cdef inline int trump_lead(Pos* p, int t, bint one) noexcept nogil:
+cdef inline int trump_lead(Pos* p, int t, bint one, int* kp) noexcept nogil:
     """:func:`trump_lead_worst` from the trick's first card, on the trumps
-    held now."""
+    held now: his best trump lead, the taker ``t`` on lead."""
     cdef uint32_t hands[MAXP]
-    cdef int q
+    cdef int q, kn = 99
     for q in range(p.np):
         hands[q] = p.hand[q][TRUMP]
-    return trump_lead_worst(p, t, 0, -1, -1, hands, one)
+    kp[0] = 99
+    trump_lead_worst(p, t, 0, -1, -1, hands, one, &kn, kp)
+    return kn
 
 
 cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nogil:
@@ -1541,6 +1621,28 @@ cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nog
     return n
 
 
+cdef inline int forced_value(Pos* p, ValueCounts* vc, int rem, int sure, int nsure, uint32_t* masters,
+                             int t, int k, bint kept, uint32_t* cashed) noexcept nogil:
+    """The taker's low bound (:func:`sure_bounds`) where his trumps win ``k``
+    tricks after the leader's trick (:func:`forced_trumps`), the Petit among
+    them where ``kept``: camp_sure's count with k tricks instead of
+    ``nsure`` (his masters, the 21 among them, still bring their values,
+    the Petit its value beyond a half-point and its oudler); he plays a
+    trump in this trick, so his Excuse needs a later one."""
+    cdef uint32_t mm[MAXP]
+    cdef int q, v, oud = ((masters[t] >> 20) & 1) + kept
+    cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
+    for q in range(p.np):
+        mm[q] = masters[q]
+    if kept:
+        mm[t] |= 1
+    if k < nsure:
+        k = nsure
+    v = camp_bound(p, vc, rem, 1, sure + (k - nsure) * p.np + kept * (VAL[TRUMP][0] - 1), k, &oud, mm,
+                   -1, cashed, ex_camp == 1 and p.tricks_left >= 3)
+    return p.taker_hp + v - p.tgt[p.fixed + oud]
+
+
 cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int beta) noexcept nogil:
     """Bounds on the final value at a trick start, from what each camp is sure of.
 
@@ -1565,7 +1667,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     cdef uint32_t masters[MAXP]
     cdef uint32_t lmasters[MAXP]
     cdef uint32_t* lm
-    cdef int l_sure, l_nsure, l_oud
+    cdef int l_sure, l_nsure, l_oud, kp
     cdef uint32_t cashed[NSUITS]
     cdef uint32_t mt, other_t, tried
     cdef int rel2[4]
@@ -1658,18 +1760,18 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
                     # (but Core.bounds, whose beta is INF, wants the bound)
                     for bit in range(1, -1, -1):
                         if c != lead_camp:
-                            k = forced_trumps(p, tseat, bit)
+                            k = forced_trumps(p, tseat, bit, &kp)
                         else:
-                            k = trump_lead(p, tseat, bit)
+                            k = trump_lead(p, tseat, bit, &kp)
                         if k <= nsure:
                             break
-                        # camp_sure's count with k tricks instead of nsure (his
-                        # masters, the 21 among them, still bring their values);
-                        # he plays a trump in this trick: his Excuse needs a later one
-                        c_oud = (masters[tseat] >> 20) & 1
-                        v = camp_bound(p, vc, rem, 1, sure + (k - nsure) * p.np, k, &c_oud, masters, -1,
-                                       cashed, ex_camp == 1 and p.tricks_left >= 3)
-                        lo2 = p.taker_hp + v - p.tgt[p.fixed + c_oud]
+                        lo2 = INF
+                        if k < 99:
+                            lo2 = forced_value(p, vc, rem, sure, nsure, masters, tseat, k, 0, cashed)
+                        if kp < 99:
+                            lo3 = forced_value(p, vc, rem, sure, nsure, masters, tseat, kp, 1, cashed)
+                            if lo3 < lo2:
+                                lo2 = lo3
                         if lo2 < beta < INF:
                             break
                     if bit == 0 and k > nsure and (lo2 >= beta or beta == INF):

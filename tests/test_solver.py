@@ -987,6 +987,25 @@ def test_forced_trumps_make_the_bound_exact(solver: Solver) -> None:
     assert sure_bounds(solver, st)[0] == minimax(st)
 
 
+def test_forced_trumps_count_the_petit_kept_after_the_trick(solver: Solver) -> None:
+    # seat 0 leads a spade: seat 1 ruffs, the taker (seat 3) overruffs with
+    # his 5 and, on lead, draws a round with the 21: the Petit is then safe
+    # (one more trump of his to lead against one each): all four tricks,
+    # where without the drawing the Petit counted lost (4 half-points short)
+    st = built(("2S 3S 4S 5S", "T3 T4 5H 6H", "T6 T7 7S 8S", "T1 T5 T20 T21"), 3, 0)
+    assert sure_bounds(solver, st)[0] == minimax(st) == -50
+    # on seat 1's 8 the taker cannot overtrump: he keeps the Petit, plays
+    # his 6, and ruffs the diamond with the Petit (-108 if he gave it)
+    st = built(("1S CS", "1D T8", "3D T2", "T1 T6"), 3, 1)
+    assert sure_bounds(solver, st)[0] == minimax(st) == -90
+    # a spade lead the Petit ruffs and wins; on the 9, seat 3 plays the 18,
+    # the taker his 17, and keeps the Petit against the 12 alone with his
+    # Excuse (seat 1 holds no club, his cards of which must go): the bound
+    # counts the Petit kept (-90 without), short of the value by one trick
+    st = built(("CC QC T1 T17 EX", "7S 9S CS T9 T12", "1S 2S 8S JS KS", "3S 4S 6S QS T18"), 0, 1)
+    assert sure_bounds(solver, st)[0] == -62 <= minimax(st)
+
+
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
     # the same solver, never cleared, solves unrelated positions in any order
     states = endgames(11, 60)
