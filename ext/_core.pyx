@@ -1340,12 +1340,13 @@ cdef inline int later_bound(Pos* p, ValueCounts* vc, int rem, int sure, int nsur
     return p.taker_hp + v - p.tgt[p.fixed + s_oud]
 
 
-cdef inline bint petit_after(Pos* p, int t, uint32_t* hands, bint lead) noexcept nogil:
+cdef inline bint petit_after(Pos* p, int t, uint32_t* hands, bint lead, bint ex) noexcept nogil:
     """Whether the taker ``t`` surely keeps the Petit (:func:`petit_rule`)
     once the trumps are ``hands``: after the leader's trick of
     :func:`forced_trumps`, which it did not fall in.  With ``lead`` (he won
     that trick) he may first draw rounds with his masters and then lead one
-    other trump, as in :func:`lead_plan`."""
+    other trump, as in :func:`lead_plan`; with ``ex`` his Excuse, not
+    played in that trick, counts as in the rule."""
     cdef uint32_t keep[MAXP]
     cdef uint32_t other = 0, mine = hands[t]
     cdef int q, d = 0
@@ -1357,24 +1358,24 @@ cdef inline bint petit_after(Pos* p, int t, uint32_t* hands, bint lead) noexcept
         p.hand[q][TRUMP] = hands[q]
         if q != t:
             other |= hands[q]
-    kept = petit_rule(p, t, mine, 0, 1, lead) >= 0
+    kept = petit_rule(p, t, mine, 0, ex, lead) >= 0
     while lead and not kept and other and mine >> (tc_msb(other) + 1):
         mine &= ~(1u << tc_msb(mine))
         d += 1
-        kept = petit_rule(p, t, mine, d, 1, 1) >= 0
+        kept = petit_rule(p, t, mine, d, ex, 1) >= 0
     for q in range(p.np):
         p.hand[q][TRUMP] = keep[q]
     return kept
 
 
 cdef inline int petit_count(Pos* p, int t, uint32_t other, uint32_t* hands, bint lead,
-                            bint* kept) noexcept nogil:
+                            bint ex, bint* kept) noexcept nogil:
     """Tricks the taker's trumps ``hands[t]`` surely win after the leader's
     trick against the defence's trumps ``other``: all but a maximum matching
     of theirs above them; where he keeps the Petit (:func:`petit_after`,
     ``kept``) the Petit wins one and the matching counts without it."""
     cdef uint32_t mine = hands[t]
-    kept[0] = petit_after(p, t, hands, lead)
+    kept[0] = petit_after(p, t, hands, lead, ex)
     if kept[0]:
         mine &= ~1u
         return 1 + tc_popcount(mine) - beaten(other, mine)
@@ -1419,7 +1420,7 @@ cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp) noexcept nogil:
     is counted with every choice of the defenders under the obligation to
     overtrump (:func:`trump_lead_worst`; with ``one``, only their cheapest
     legal trumps: a count at least the true one, to try first)."""
-    cdef int L = p.leader, q, s, kn = 99, r
+    cdef int L = p.leader, q, s, k, kn = 99, r
     cdef bint kept
     cdef uint32_t mine = p.hand[t][TRUMP], dall, rest, vs, m
     cdef uint32_t hands[MAXP]
@@ -1454,22 +1455,24 @@ cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp) noexcept nogil:
             r = -1
             m = rest
         hands[t] = m
-        count_min((r >= 0) + petit_count(p, t, dall, hands, r >= 0, &kept), kept, &kn, kp)
+        k = (r >= 0) + petit_count(p, t, dall, hands, r >= 0, 1, &kept)
+        count_min(k, kept, &kn, kp)
         hands[t] = mine
     if p.hand[L][TRUMP] and kn > 0:
-        trump_lead_worst(p, t, 0, -1, -1, hands, one, &kn, kp)
+        trump_lead_worst(p, t, 0, -1, -1, hands, one, 1, &kn, kp)
     return kn
 
 
 cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* hands,
-                           bint one, int* kn, int* kp) noexcept nogil:
+                           bint one, bint ex, int* kn, int* kp) noexcept nogil:
     """The fewest tricks the taker ``t`` makes with his trumps after the
     leader's trump lead (:func:`forced_trumps`), folded into ``kn`` and
     ``kp`` (:func:`count_min`): the ``i``-th player of the trick plays,
     ``top`` being the best trump so far and ``winner`` its player; each
     defender any legal trump (one above ``top`` where he holds one, or his
-    Excuse), the taker his lowest legal one, or his lowest but the Petit
-    where that counts more (:func:`petit_proxy`).  With ``one`` each
+    Excuse), the taker his lowest legal one, or his lowest but the Petit,
+    or while ``ex`` his Excuse, where that counts more
+    (:func:`petit_proxy`).  With ``one`` each
     defender plays only his cheapest legal trump: a count at least the true
     one."""
     cdef int q, k, b, bkn, bkp, okn, okp
@@ -1479,13 +1482,13 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
         for q in range(p.np):
             if q != t:
                 d |= hands[q]
-        k = (winner == t) + petit_count(p, t, d, hands, winner == t, &kept)
+        k = (winner == t) + petit_count(p, t, d, hands, winner == t, ex, &kept)
         count_min(k, kept, kn, kp)
         return
     q = seat_at(p, i)
     m = hands[q]
     if not m:
-        trump_lead_worst(p, t, i + 1, top, winner, hands, one, kn, kp)
+        trump_lead_worst(p, t, i + 1, top, winner, hands, one, ex, kn, kp)
         return
     legal = m & ~((2u << top) - 1) if top >= 0 else m
     if not legal:
@@ -1518,23 +1521,31 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
             okn = 99
             okp = 99
             trump_lead_worst(p, t, i + 1, b if b > top else top, t if b > top else winner, hands, one,
-                             &okn, &okp)
+                             ex, &okn, &okp)
             if bkn < 0 or petit_proxy(okn, okp) > petit_proxy(bkn, bkp):
                 bkn = okn
                 bkp = okp
         hands[q] = m
+        if i > 0 and ex and p.excuse_owner == t:
+            # or his Excuse, keeping his trumps
+            okn = 99
+            okp = 99
+            trump_lead_worst(p, t, i + 1, top, winner, hands, one, 0, &okn, &okp)
+            if petit_proxy(okn, okp) > petit_proxy(bkn, bkp):
+                bkn = okn
+                bkp = okp
         count_min(bkn, 0, kn, kp)
         count_min(bkp, 1, kn, kp)
         return
     if q == p.excuse_owner and not one:
-        trump_lead_worst(p, t, i + 1, top, winner, hands, one, kn, kp)
+        trump_lead_worst(p, t, i + 1, top, winner, hands, one, ex, kn, kp)
     if one:
         legal &= -legal
     while legal:
         b = tc_ctz(legal)
         legal &= legal - 1
         hands[q] = m & ~(1u << b)
-        trump_lead_worst(p, t, i + 1, b if b > top else top, q if b > top else winner, hands, one, kn, kp)
+        trump_lead_worst(p, t, i + 1, b if b > top else top, q if b > top else winner, hands, one, ex, kn, kp)
     hands[q] = m
 
 
@@ -1546,7 +1557,7 @@ cdef inline int trump_lead(Pos* p, int t, bint one, int* kp) noexcept nogil:
     for q in range(p.np):
         hands[q] = p.hand[q][TRUMP]
     kp[0] = 99
-    trump_lead_worst(p, t, 0, -1, -1, hands, one, &kn, kp)
+    trump_lead_worst(p, t, 0, -1, -1, hands, one, 1, &kn, kp)
     return kn
 
 

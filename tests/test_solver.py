@@ -987,7 +987,7 @@ def test_forced_trumps_make_the_bound_exact(solver: Solver) -> None:
     assert sure_bounds(solver, st)[0] == minimax(st)
 
 
-def test_forced_trumps_count_the_petit_kept_after_the_trick(solver: Solver) -> None:
+def test_forced_trumps_after_the_trick_petit_and_excuse(solver: Solver) -> None:
     # seat 0 leads a spade: seat 1 ruffs, the taker (seat 3) overruffs with
     # his 5 and, on lead, draws a round with the 21: the Petit is then safe
     # (one more trump of his to lead against one each): all four tricks,
@@ -1004,6 +1004,10 @@ def test_forced_trumps_count_the_petit_kept_after_the_trick(solver: Solver) -> N
     # counts the Petit kept (-90 without), short of the value by one trick
     st = built(("CC QC T1 T17 EX", "7S 9S CS T9 T12", "1S 2S 8S JS KS", "3S 4S 6S QS T18"), 0, 1)
     assert sure_bounds(solver, st)[0] == -62 <= minimax(st)
+    # on the 14 the taker, who cannot overtrump, plays his Excuse and keeps
+    # his 7, which then wins (-94 if it is lost)
+    st = built(("1C 8C KC T7 EX", "6S CS 7D CD T14", "8S 2D 8D 10D T3", "KS 5H 3D 9D QD"), 0, 1)
+    assert sure_bounds(solver, st)[0] == minimax(st) == -90
 
 
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
