@@ -1472,9 +1472,8 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
     defender any legal trump (one above ``top`` where he holds one, or his
     Excuse), the taker his lowest legal one, or his lowest but the Petit,
     or while ``ex`` his Excuse, where that counts more
-    (:func:`petit_proxy`).  With ``one`` each
-    defender plays only his cheapest legal trump: a count at least the true
-    one."""
+    (:func:`petit_proxy`).  With ``one`` each defender plays only his
+    cheapest legal trump: a count at least the true one."""
     cdef int q, k, b, bkn, bkp, okn, okp
     cdef bint kept
     cdef uint32_t m, m2, m3, legal, d = 0
