@@ -1008,6 +1008,12 @@ def test_forced_trumps_after_the_trick_petit_and_excuse(solver: Solver) -> None:
     # his 7, which then wins (-94 if it is lost)
     st = built(("1C 8C KC T7 EX", "6S CS 7D CD T14", "8S 2D 8D 10D T3", "KS 5H 3D 9D QD"), 0, 1)
     assert sure_bounds(solver, st)[0] == minimax(st) == -90
+    # on a spade seat 3 ruffs with his 7 and the taker overruffs with his 8;
+    # on lead, he keeps the Petit by leading one other trump, his Excuse
+    # counting as one (seat 2, one trump more than the 21, lacks clubs); a
+    # heart the Petit ruffs and wins; the 12 the 21 wins (-58 without)
+    st = built(("3C T1 T8 T21 EX", "3S 6S 8S 4H T12", "2S 7S 9H T3 T13", "1H 8H 6C JC T7"), 0, 1)
+    assert sure_bounds(solver, st)[0] == -40 <= minimax(st)
 
 
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
