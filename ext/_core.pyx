@@ -1237,19 +1237,23 @@ cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, in
     return sure
 
 
-cdef inline int later_seat(Pos* p, uint32_t* other_t) noexcept nogil:
-    """The taker's seat where :func:`later_cash` applies, else -1: alone in
-    his camp, not on lead, holding a trump above every trump of the others
-    (``other_t`` gets those)."""
+cdef inline int lone_taker(Pos* p) noexcept nogil:
+    """The taker's seat where he is alone in his camp, else -1."""
     cdef int q, t = -1
-    cdef uint32_t other = 0
     for q in range(p.np):
         if p.camp[q]:
             if t >= 0:
                 return -1
             t = q
-        else:
-            other |= p.hand[q][TRUMP]
+    return t
+
+
+cdef inline int later_seat(Pos* p, uint32_t* other_t) noexcept nogil:
+    """The taker's seat where :func:`later_cash` applies, else -1: alone in
+    his camp, not on lead, holding a trump above every trump of the others
+    (``other_t`` gets those)."""
+    cdef int t = lone_taker(p)
+    cdef uint32_t other = camp_trumps(p, 0)
     other_t[0] = other
     if t < 0 or t == p.leader or not p.hand[t][TRUMP]:
         return -1
@@ -1476,7 +1480,7 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
     cheapest legal trump: a count at least the true one."""
     cdef int q, k, b, bkn, bkp, okn, okp
     cdef bint kept
-    cdef uint32_t m, m2, m3, legal, d = 0
+    cdef uint32_t m, m2, m3, legal, below, d = 0
     if i == p.np:
         for q in range(p.np):
             if q != t:
@@ -1502,9 +1506,10 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
         while m2:
             b = tc_ctz(m2)
             m2 &= m2 - 1
-            if d & ((1u << b) - 1) and (m3 >> tc_msb(d & ((1u << b) - 1))) & 1:
-                if q != t or tc_msb(d & ((1u << b) - 1)) > 0:
-                    legal &= ~(1u << b)     # (the taker's Petit is a run of its own)
+            below = d & ((1u << b) - 1)
+            # (the taker's Petit is a run of its own)
+            if below and (m3 >> tc_msb(below)) & 1 and (q != t or tc_msb(below) > 0):
+                legal &= ~(1u << b)
     if q == t:
         # his choice: on his own lead any of his trumps, else his lowest
         # legal one or his lowest but the Petit; the best by petit_proxy
@@ -1587,14 +1592,9 @@ cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nog
     other card of their tricks; ``rel[s]`` his lowest card of suit ``s``:
     the others' cards below it cannot change the matching nor who holds
     the suit."""
-    cdef int q, s, t = -1, n = 0, lost = 0, k, bit, ruff, petit_lead
+    cdef int q, s, t = lone_taker(p), n = 0, lost = 0, k, bit, ruff, petit_lead
     cdef uint32_t other, mine
     pts[0] = 0
-    for q in range(p.np):
-        if p.camp[q]:
-            if t >= 0:
-                return -1
-            t = q
     if t < 0 or not p.hand[t][TRUMP]:
         return -1
     if p.won[0] and p.excuse_owner >= 0 and not p.camp[p.excuse_owner]:
@@ -1760,11 +1760,8 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
             if lo[0] < beta and not (p.won[0] and ex_camp == 0):
                 # the leader's every lead makes the taker ruff (or is a trump
                 # lead); or the taker leads a trump
-                tseat = -1
-                for k in range(p.np):
-                    if p.camp[k]:
-                        tseat = k if tseat < 0 else p.np
-                if 0 <= tseat < p.np and not masters[tseat] & 1 and p.hand[tseat][TRUMP]:
+                tseat = lone_taker(p)
+                if tseat >= 0 and not masters[tseat] & 1 and p.hand[tseat][TRUMP]:
                     # first with the defenders' cheapest replies only (a count
                     # at least the true one): only a cut needs the true count
                     # (but Core.bounds, whose beta is INF, wants the bound)
