@@ -1653,7 +1653,57 @@ cdef inline int forced_value(Pos* p, ValueCounts* vc, int rem, int sure, int nsu
     return p.taker_hp + v - p.tgt[p.fixed + oud]
 
 
-cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int beta) noexcept nogil:
+cdef inline int lead_control(Pos* p, int t, uint32_t* lost) noexcept nogil:
+    """Tricks the defence surely wins in a row from now, on lead against the
+    taker ``t``, alone in his camp and out of trumps (0 where he holds one).
+
+    A defender's safe leads are his trumps, his cards of the suits the
+    taker lacks and his honours above the taker's best card of a suit: the
+    taker can neither ruff them nor beat them, so a defender wins the trick
+    and leads the next.  They stay safe (the taker only loses cards), and a
+    defender spends one card a trick, so while each defender still holds a
+    safe card the defence keeps the lead: at least as many tricks as the
+    fewest safe cards a defender holds.  (Honours only, so that the count
+    rests on no plain rank: counting the low cards above the taker's best
+    cost nodes through the table.)  ``lost`` gets the taker's cheapest
+    cards, that many: his cards in those tricks are worth no less."""
+    cdef int q, s, n, f = p.tricks_left, k
+    cdef uint32_t mine
+    for s in range(NSUITS):
+        lost[s] = 0
+    if p.hand[t][TRUMP]:
+        return 0
+    for q in range(p.np):
+        if q == t:
+            continue
+        n = tc_popcount(p.hand[q][TRUMP])
+        for s in range(4):
+            mine = p.hand[t][s]
+            if mine:
+                k = tc_msb(mine) + 1
+                n += tc_popcount(p.hand[q][s] >> (k if k > NO_REL else NO_REL))
+            else:
+                n += tc_popcount(p.hand[q][s])
+        if n < f:
+            f = n
+    # his cheapest cards: the low ones, then the honours from the Valet up
+    k = f
+    for s in range(4):
+        mine = p.hand[t][s] & ((1u << NO_REL) - 1)
+        while mine and k > 0:
+            lost[s] |= mine & (~mine + 1)
+            mine &= mine - 1
+            k -= 1
+    for q in range(NO_REL, 14):
+        for s in range(4):
+            if k > 0 and (p.hand[t][s] >> q) & 1:
+                lost[s] |= 1u << q
+                k -= 1
+    return f
+
+
+cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, int alpha,
+                             int beta) noexcept nogil:
     """Bounds on the final value at a trick start, from what each camp is sure of.
 
     For each camp, a plan that needs no search: win the tricks its trumps
@@ -1666,9 +1716,11 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     (:func:`trump_lead`).  Then the camp gets at least what the plan brings
     (:func:`camp_bound`).  Low bound: the taker's camp's plan; high bound:
     the defence's plan, not computed (``hi`` gets INF) when the low bound
-    already reaches ``beta``.  ``rel`` gets the plain ranks the leader's plan
-    rests on, ``trel`` those of :func:`later_cash` where the low bound rests
-    on it (else NO_REL).
+    already reaches ``beta``; where the defence leads against a taker out
+    of trumps and that bound is above ``alpha``, also the tricks it wins in
+    a row (:func:`lead_control`).  ``rel`` gets the plain ranks the leader's
+    plan rests on, ``trel`` those of :func:`later_cash` where the low bound
+    rests on it (else NO_REL), ``hrel`` those the high bound rests on.
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, nlead, c, k, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
@@ -1679,6 +1731,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
     cdef uint32_t* lm
     cdef int l_sure, l_nsure, l_oud, kp
     cdef uint32_t cashed[NSUITS]
+    cdef uint32_t lost[NSUITS]
     cdef uint32_t mt, other_t, tried
     cdef int rel2[4]
     cdef int rel3[4]
@@ -1791,6 +1844,20 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int 
                 return
         else:
             hi[0] = p.taker_hp + rem - v - p.tgt[p.fixed + noud - s_oud]
+            for k in range(4):
+                hrel[k] = rel[k] if c == lead_camp else NO_REL
+            tseat = lone_taker(p)
+            if c == lead_camp and tseat >= 0 and hi[0] > alpha:
+                # the defence on lead against a taker out of trumps
+                k = lead_control(p, tseat, lost)
+                if k > 0:
+                    # (c_oud: camp_sure's oudlers, no plan's)
+                    v = camp_bound(p, vc, rem, 0, k * p.np, k, &c_oud, masters, tseat, lost, 0)
+                    lo2 = p.taker_hp + rem - v - p.tgt[p.fixed + noud - c_oud]
+                    if lo2 < hi[0]:
+                        hi[0] = lo2
+                        for k in range(4):
+                            hrel[k] = NO_REL
 
 
 # ---------------------------------------------------------------------------
@@ -2129,6 +2196,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef int crel[4]
     cdef int vrel[4]
     cdef int erel[4]
+    cdef int hrel[4]
     cdef int srel[MAXMOVES]
     cdef int n, i, k, s, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi, changed, mine
     cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0, par = -1
@@ -2159,20 +2227,23 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             tc_prefetch(bucket)
         par = parity(p)
         if S.use_bounds:
-            sure_bounds(p, &lo, &hi, crel, erel, beta)
+            sure_bounds(p, &lo, &hi, crel, erel, hrel, alpha, beta)
             if par >= 0:
                 # whole points: a bound a half-point off the value's parity
                 # moves to it (15 full deals -2.4 % nodes)
                 lo += (lo - par) & 1
                 hi -= (hi - par) & 1
             if lo >= beta or hi <= alpha or lo == hi:
-                # only the bound of the leader's camp rests on his plan's
-                # ranks, the taker's also on his later cash's
-                if lo == hi or (lo >= beta) == (p.camp[p.leader] == 1):
-                    for s in range(4):
-                        rel[s] = crel[s]
+                # the low bound rests on the leader's plan's ranks when he
+                # is of the taker's camp, and on the taker's later cash's;
+                # the high bound on those of the defence's plan
                 if lo >= beta or lo == hi:
+                    if p.camp[p.leader] == 1:
+                        for s in range(4):
+                            rel[s] = crel[s]
                     rel_union(rel, erel)
+                if lo < beta:
+                    rel_union(rel, hrel)
                 return lo if lo >= beta or lo == hi else hi
         if S.use_table:
             S.tt_probes += 1
@@ -2507,8 +2578,9 @@ cdef class Core:
         cdef int lo, hi
         cdef int rel[4]
         cdef int rel2[4]
+        cdef int rel3[4]
         if sure and self.S.p.ntrick == 0 and self.S.p.tricks_left > 0 and self.S.use_bounds:
-            sure_bounds(&self.S.p, &lo, &hi, rel, rel2, INF)
+            sure_bounds(&self.S.p, &lo, &hi, rel, rel2, rel3, -INF, INF)
         else:
             static_bounds(&self.S.p, &lo, &hi)
         return lo, hi

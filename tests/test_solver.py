@@ -1016,6 +1016,22 @@ def test_forced_trumps_after_the_trick_petit_and_excuse(solver: Solver) -> None:
     assert sure_bounds(solver, st)[0] == -40 <= minimax(st)
 
 
+def test_lead_control_against_a_taker_out_of_trumps(solver: Solver) -> None:
+    # the taker (seat 3) holds no trump and only diamonds, which no defender
+    # holds: every defence card is a safe lead, so the defence wins every
+    # trick (-82 without the rule)
+    st = built(("1S 2S 3S T5", "4S 5S 6S 1C", "7S 8S 1H 2C", "KD QD CD JD"), 3, 0)
+    assert sure_bounds(solver, st)[1] == minimax(st) == -112
+    # each defender holds one heart below the taker's king and two safe
+    # spades: the third trick must be a heart lead, which the king wins
+    # (-92 without the rule; -112, below the value, if the hearts counted)
+    st = built(("1H 1S 2S", "4H 3S 4S", "5H 5S 6S", "KH 2D 3D"), 3, 0)
+    assert sure_bounds(solver, st)[1] == minimax(st) == -100
+    # with the taker's Excuse, which he keeps (-60 without the rule)
+    st = built(("1S 2S 3H T5 T6", "4S 5S 6S 1C 2C", "7S 8S 1H 3C 4C", "KD QD CD 2H EX"), 3, 0)
+    assert sure_bounds(solver, st)[1] == -90 >= minimax(st) == -94
+
+
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
     # the same solver, never cleared, solves unrelated positions in any order
     states = endgames(11, 60)
