@@ -1846,8 +1846,8 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
             hi[0] = p.taker_hp + rem - v - p.tgt[p.fixed + noud - s_oud]
             for k in range(4):
                 hrel[k] = rel[k] if c == lead_camp else NO_REL
-            tseat = lone_taker(p)
-            if c == lead_camp and tseat >= 0 and hi[0] > alpha:
+            tseat = lone_taker(p) if c == lead_camp and hi[0] > alpha else -1
+            if tseat >= 0:
                 # the defence on lead against a taker out of trumps
                 k = lead_control(p, tseat, lost)
                 if k > 0:
