@@ -30,8 +30,9 @@ search below is fail-soft alpha-beta over single card plays with:
   of fail-soft probes sharing the table.
 """
 
-from libc.stdint cimport uint64_t, uint32_t, int16_t, uint8_t, int64_t, uintptr_t
+from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t, uint8_t, int64_t, uintptr_t
 from libc.string cimport memset
+from libc.stdlib cimport calloc, free
 
 import threading
 
@@ -137,6 +138,8 @@ DEF MAXMOVES = 32
 DEF WAYS = 32
 DEF INF = 10000
 DEF NO_EXCUSE = 7
+DEF FCACHE_BITS = 12    # the cache of the taker's forced trump counts: 4096 entries
+DEF FCACHE = 1 << FCACHE_BITS
 DEF SCAN_NODES = 5000   # budget per card of the early-deal scan (see ab)
 DEF NO_REL = 10         # relevance threshold when only the honours (bits 10-13) count
 DEF CHOICE = 0x100      # flag on a move's run: the move is a value choice among its cards
@@ -212,6 +215,11 @@ cdef struct ValueCounts:
     int pts         # their half-points
 
 
+cdef struct ForcedEntry:
+    uint64_t k[3]               # what the count depends on (forced_key); k[2] is never 0
+    int8_t kn, kp
+
+
 cdef struct Pos:
     int np
     uint32_t hand[MAXP][NSUITS]
@@ -231,6 +239,7 @@ cdef struct Pos:
     ValueCounts vc[MAXP]        # each hand's cards by value (kept by make/unmake)
     int ply
     Undo undo[MAXPLY]
+    ForcedEntry* fcache         # FCACHE entries (forced_count), owned by Core
 
 
 cdef struct Search:
@@ -1403,7 +1412,7 @@ cdef inline int petit_proxy(int kn, int kp) noexcept nogil:
     return kn * 4 if kn * 4 < kp * 4 + 18 else kp * 4 + 18
 
 
-cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp) noexcept nogil:
+cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp, int floor) noexcept nogil:
     """Tricks the trumps of the taker ``t`` (alone in his camp, not on lead)
     surely win when the leader holds neither the Excuse nor a card of a
     plain suit he holds: every lead then makes him ruff, or is a trump lead
@@ -1423,7 +1432,9 @@ cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp) noexcept nogil:
     his highest trump (made to overtrump a ruff before him).  A trump lead
     is counted with every choice of the defenders under the obligation to
     overtrump (:func:`trump_lead_worst`; with ``one``, only their cheapest
-    legal trumps: a count at least the true one, to try first)."""
+    legal trumps: a count at least the true one, to try first).  Once the
+    fewest with the Petit lost is down to ``floor``, where the count is of
+    no use, it returns that (``kp`` then unset)."""
     cdef int L = p.leader, q, s, k, kn = 99, r
     cdef bint kept
     cdef uint32_t mine = p.hand[t][TRUMP], dall, rest, vs, m
@@ -1454,6 +1465,8 @@ cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp) noexcept nogil:
             if r == 0:
                 # the Petit wins this trick
                 count_min(1 + tc_popcount(m) - beaten(dall, m), 1, &kn, kp)
+                if kn <= floor:
+                    return kn
                 continue
         else:
             r = -1
@@ -1462,13 +1475,15 @@ cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp) noexcept nogil:
         k = (r >= 0) + petit_count(p, t, dall, hands, r >= 0, 1, &kept)
         count_min(k, kept, &kn, kp)
         hands[t] = mine
+        if kn <= floor:
+            return kn
     if p.hand[L][TRUMP] and kn > 0:
-        trump_lead_worst(p, t, 0, -1, -1, hands, one, 1, &kn, kp)
+        trump_lead_worst(p, t, 0, -1, -1, hands, one, 1, floor, &kn, kp)
     return kn
 
 
 cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* hands,
-                           bint one, bint ex, int* kn, int* kp) noexcept nogil:
+                           bint one, bint ex, int floor, int* kn, int* kp) noexcept nogil:
     """The fewest tricks the taker ``t`` makes with his trumps after the
     leader's trump lead (:func:`forced_trumps`), folded into ``kn`` and
     ``kp`` (:func:`count_min`): the ``i``-th player of the trick plays,
@@ -1477,7 +1492,10 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
     Excuse), the taker his lowest legal one, or his lowest but the Petit,
     or while ``ex`` his Excuse, where that counts more
     (:func:`petit_proxy`).  With ``one`` each defender plays only his
-    cheapest legal trump: a count at least the true one."""
+    cheapest legal trump: a count at least the true one.  A count down to
+    ``floor`` is of no use to the caller: a defender's choices stop once
+    ``kn`` is there, and the taker chooses among the choices that stay
+    above it (where none does, ``kn`` gets ``floor``)."""
     cdef int q, k, b, bkn, bkp, okn, okp
     cdef bint kept
     cdef uint32_t m, m2, m3, legal, below, d = 0
@@ -1491,7 +1509,7 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
     q = seat_at(p, i)
     m = hands[q]
     if not m:
-        trump_lead_worst(p, t, i + 1, top, winner, hands, one, ex, kn, kp)
+        trump_lead_worst(p, t, i + 1, top, winner, hands, one, ex, floor, kn, kp)
         return
     legal = m & ~((2u << top) - 1) if top >= 0 else m
     if not legal:
@@ -1525,8 +1543,8 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
             okn = 99
             okp = 99
             trump_lead_worst(p, t, i + 1, b if b > top else top, t if b > top else winner, hands, one,
-                             ex, &okn, &okp)
-            if bkn < 0 or petit_proxy(okn, okp) > petit_proxy(bkn, bkp):
+                             ex, floor, &okn, &okp)
+            if okn > floor and (bkn < 0 or petit_proxy(okn, okp) > petit_proxy(bkn, bkp)):
                 bkn = okn
                 bkp = okp
         hands[q] = m
@@ -1534,34 +1552,81 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
             # or his Excuse, keeping his trumps
             okn = 99
             okp = 99
-            trump_lead_worst(p, t, i + 1, top, winner, hands, one, 0, &okn, &okp)
-            if petit_proxy(okn, okp) > petit_proxy(bkn, bkp):
+            trump_lead_worst(p, t, i + 1, top, winner, hands, one, 0, floor, &okn, &okp)
+            if okn > floor and (bkn < 0 or petit_proxy(okn, okp) > petit_proxy(bkn, bkp)):
                 bkn = okn
                 bkp = okp
+        if bkn < 0:
+            # no choice of his leaves the count of use
+            bkn = floor
+            bkp = 99
         count_min(bkn, 0, kn, kp)
         count_min(bkp, 1, kn, kp)
         return
     if q == p.excuse_owner and not one:
-        trump_lead_worst(p, t, i + 1, top, winner, hands, one, ex, kn, kp)
+        trump_lead_worst(p, t, i + 1, top, winner, hands, one, ex, floor, kn, kp)
     if one:
         legal &= -legal
-    while legal:
+    while legal and kn[0] > floor:
         b = tc_ctz(legal)
         legal &= legal - 1
         hands[q] = m & ~(1u << b)
-        trump_lead_worst(p, t, i + 1, b if b > top else top, q if b > top else winner, hands, one, ex, kn, kp)
+        trump_lead_worst(p, t, i + 1, b if b > top else top, q if b > top else winner, hands, one, ex,
+                         floor, kn, kp)
     hands[q] = m
 
 
-cdef inline int trump_lead(Pos* p, int t, bint one, int* kp) noexcept nogil:
+cdef inline int trump_lead(Pos* p, int t, bint one, int* kp, int floor) noexcept nogil:
     """:func:`trump_lead_worst` from the trick's first card, on the trumps
-    held now: his best trump lead, the taker ``t`` on lead."""
+    held now: his best trump lead, the taker ``t`` on lead (a count down
+    to ``floor`` being of no use)."""
     cdef uint32_t hands[MAXP]
     cdef int q, kn = 99
     for q in range(p.np):
         hands[q] = p.hand[q][TRUMP]
     kp[0] = 99
-    trump_lead_worst(p, t, 0, -1, -1, hands, one, 1, &kn, kp)
+    trump_lead_worst(p, t, 0, -1, -1, hands, one, 1, floor, &kn, kp)
+    return kn
+
+
+cdef inline int forced_count(Pos* p, int t, bint one, int* kp, int floor) noexcept nogil:
+    """:func:`trump_lead` where the taker ``t`` leads, else :func:`forced_trumps`,
+    through a small cache (``p.fcache``, FCACHE entries, one way): both
+    counts depend only on the trumps of each hand, which plain suits each
+    hand holds, the leader, the Excuse's owner, the camps and the
+    arguments, which trick starts far apart in the search share (make/fail
+    on a full deal: half the instructions of these counts)."""
+    cdef uint64_t k0 = 0, k1 = 0, k2, h
+    cdef uint32_t suits = 0
+    cdef int q, s, kn
+    cdef ForcedEntry* e
+    for q in range(p.np):
+        h = p.hand[q][TRUMP]
+        if q < 3:
+            k0 |= h << (21 * q)
+        else:
+            k1 |= h << (21 * (q - 3))
+        for s in range(4):
+            if p.hand[q][s]:
+                suits |= 1u << (4 * q + s)
+    k1 |= <uint64_t>suits << 42
+    k2 = ((1ULL << 63) | <uint64_t>p.leader | (<uint64_t>(p.excuse_owner + 1) << 3) | (<uint64_t>t << 6)
+          | (<uint64_t>one << 9) | (<uint64_t>floor << 10) | (<uint64_t>p.camp_mask << 17)
+          | (<uint64_t>p.np << 22))
+    h = (k0 * 0x9E3779B97F4A7C15ULL) ^ (k1 * 0xC2B2AE3D27D4EB4FULL) ^ (k2 * 0x165667B19E3779F9ULL)
+    e = &p.fcache[h >> (64 - FCACHE_BITS)]
+    if e.k[0] == k0 and e.k[1] == k1 and e.k[2] == k2:
+        kp[0] = e.kp
+        return e.kn
+    if p.leader == t:
+        kn = trump_lead(p, t, one, kp, floor)
+    else:
+        kn = forced_trumps(p, t, one, kp, floor)
+    e.k[0] = k0
+    e.k[1] = k1
+    e.k[2] = k2
+    e.kn = kn
+    e.kp = kp[0]
     return kn
 
 
@@ -1814,15 +1879,15 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
                 # the leader's every lead makes the taker ruff (or is a trump
                 # lead); or the taker leads a trump
                 tseat = lone_taker(p)
-                if tseat >= 0 and not masters[tseat] & 1 and p.hand[tseat][TRUMP]:
+                # (each of his trumps wins one trick at most: nothing to
+                # count where camp_sure gives them all already)
+                if (tseat >= 0 and not masters[tseat] & 1
+                        and tc_popcount(p.hand[tseat][TRUMP]) > nsure):
                     # first with the defenders' cheapest replies only (a count
                     # at least the true one): only a cut needs the true count
                     # (but Core.bounds, whose beta is INF, wants the bound)
                     for bit in range(1, -1, -1):
-                        if c != lead_camp:
-                            k = forced_trumps(p, tseat, bit, &kp)
-                        else:
-                            k = trump_lead(p, tseat, bit, &kp)
+                        k = forced_count(p, tseat, bit, &kp, nsure)
                         if k <= nsure:
                             break
                         lo2 = INF
@@ -2400,6 +2465,7 @@ cdef class Core:
     cdef void* raw          # the allocation (tc_alloc), the table aligned in it
     cdef size_t raw_len
     cdef bint huge          # 2 MiB pages asked for (clear_table)
+    cdef ForcedEntry* fcache
 
     def __cinit__(self, size_t table_bytes=256 * 1024 * 1024):
         cdef uint64_t nb = table_bytes // sizeof(Bucket)
@@ -2409,6 +2475,10 @@ cdef class Core:
         self.S.table = <Bucket*>tc_alloc(nb * sizeof(Bucket), &self.raw, &self.raw_len)
         if self.S.table == NULL:
             raise MemoryError(f"cannot allocate a {table_bytes}-byte table")
+        self.fcache = <ForcedEntry*>calloc(FCACHE, sizeof(ForcedEntry))
+        if self.fcache == NULL:
+            raise MemoryError("cannot allocate the forced-count cache")
+        self.S.p.fcache = self.fcache
         self.S.nbuckets = nb
         self.table_bytes = nb * sizeof(Bucket)
         self.S.use_table = 1
@@ -2421,6 +2491,7 @@ cdef class Core:
 
     def __dealloc__(self):
         tc_free(self.raw, self.raw_len)
+        free(self.fcache)
 
     @property
     def table_bytes(self):
@@ -2468,6 +2539,7 @@ cdef class Core:
         if len(trick) >= np:
             raise ValueError("a trick in progress holds fewer cards than players")
         memset(p, 0, sizeof(Pos))
+        p.fcache = self.fcache
         p.np = np
         p.excuse_owner = -1
         p.camp_mask = 0
