@@ -138,7 +138,7 @@ DEF MAXMOVES = 32
 DEF WAYS = 32
 DEF INF = 10000
 DEF NO_EXCUSE = 7
-DEF FCACHE_BITS = 12    # the cache of the taker's forced trump counts: 4096 entries
+DEF FCACHE_BITS = 12    # the caches of the trumps' counts (forced_count, sure_trumps)
 DEF FCACHE = 1 << FCACHE_BITS
 DEF SCAN_NODES = 5000   # budget per card of the early-deal scan (see ab)
 DEF NO_REL = 10         # relevance threshold when only the honours (bits 10-13) count
@@ -216,8 +216,15 @@ cdef struct ValueCounts:
 
 
 cdef struct ForcedEntry:
-    uint64_t k[3]               # what the count depends on (forced_key); k[2] is never 0
+    uint64_t k[3]               # what the count depends on (trump_key, forced_count); k[2] never 0
     int8_t kn, kp
+
+
+cdef struct SureEntry:
+    uint64_t k[3]               # (trump_key, sure_trumps); k[2] never 0
+    uint32_t masters[MAXP]
+    int16_t pts
+    int8_t oud, ntricks
 
 
 cdef struct Pos:
@@ -240,6 +247,7 @@ cdef struct Pos:
     int ply
     Undo undo[MAXPLY]
     ForcedEntry* fcache         # FCACHE entries (forced_count), owned by Core
+    SureEntry* scache           # FCACHE entries (sure_trumps), owned by Core
 
 
 cdef struct Search:
@@ -1188,6 +1196,61 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
     return pts
 
 
+cdef inline void trump_key(Pos* p, uint64_t* k0, uint64_t* k1) noexcept nogil:
+    """The first two words of the keys of the trumps' caches (forced_count,
+    sure_trumps): each hand's trumps and which plain suits each hand holds."""
+    cdef uint64_t a = 0, b = 0, h
+    cdef uint32_t suits = 0
+    cdef int q, s
+    for q in range(p.np):
+        h = p.hand[q][TRUMP]
+        if q < 3:
+            a |= h << (21 * q)
+        else:
+            b |= h << (21 * (q - 3))
+        for s in range(4):
+            if p.hand[q][s]:
+                suits |= 1u << (4 * q + s)
+    k0[0] = a
+    k1[0] = b | (<uint64_t>suits << 42)
+
+
+cdef inline uint64_t trump_slot(uint64_t k0, uint64_t k1, uint64_t k2) noexcept nogil:
+    """Where a key of the trumps' caches goes (FCACHE entries, one way)."""
+    return ((k0 * 0x9E3779B97F4A7C15ULL) ^ (k1 * 0xC2B2AE3D27D4EB4FULL)
+            ^ (k2 * 0x165667B19E3779F9ULL)) >> (64 - FCACHE_BITS)
+
+
+cdef inline int sure_trumps(Pos* p, int c, int* oud, int* ntricks, uint32_t* masters, bint excuse,
+                            uint64_t k0, uint64_t k1) noexcept nogil:
+    """:func:`camp_sure` at a trick start, through a cache (``p.scache``):
+    it depends only on the trumps and which plain suits each hand holds
+    (``k0``, ``k1``: :func:`trump_key`), the leader, the Excuse's owner,
+    the camps, the camps' slam flags and the arguments."""
+    cdef uint64_t k2 = ((1ULL << 63) | <uint64_t>p.leader | (<uint64_t>(p.excuse_owner + 1) << 3)
+                        | (<uint64_t>c << 6) | (<uint64_t>excuse << 7) | (<uint64_t>p.won[0] << 8)
+                        | (<uint64_t>p.won[1] << 9) | (<uint64_t>p.camp_mask << 10)
+                        | (<uint64_t>p.np << 15) | (<uint64_t>(p.ntrick == 0) << 18))
+    cdef SureEntry* e = &p.scache[trump_slot(k0, k1, k2)]
+    cdef int q, pts
+    if e.k[0] == k0 and e.k[1] == k1 and e.k[2] == k2:
+        oud[0] = e.oud
+        ntricks[0] = e.ntricks
+        for q in range(p.np):
+            masters[q] = e.masters[q]
+        return e.pts
+    pts = camp_sure(p, c, oud, ntricks, masters, excuse)
+    e.k[0] = k0
+    e.k[1] = k1
+    e.k[2] = k2
+    e.oud = oud[0]
+    e.ntricks = ntricks[0]
+    e.pts = pts
+    for q in range(p.np):
+        e.masters[q] = masters[q]
+    return pts
+
+
 cdef inline void drop_cards(ValueCounts* vc, int suit, uint32_t bits) noexcept nogil:
     """Take the cards ``bits`` of ``suit`` out of ``vc``."""
     cdef int bit, v
@@ -1589,32 +1652,22 @@ cdef inline int trump_lead(Pos* p, int t, bint one, int* kp, int floor) noexcept
     return kn
 
 
-cdef inline int forced_count(Pos* p, int t, bint one, int* kp, int floor) noexcept nogil:
+cdef inline int forced_count(Pos* p, int t, bint one, int* kp, int floor, uint64_t k0,
+                             uint64_t k1) noexcept nogil:
     """:func:`trump_lead` where the taker ``t`` leads, else :func:`forced_trumps`,
     through a small cache (``p.fcache``, FCACHE entries, one way): both
-    counts depend only on the trumps of each hand, which plain suits each
-    hand holds, the leader, the Excuse's owner, the camps and the
-    arguments, which trick starts far apart in the search share (make/fail
-    on a full deal: half the instructions of these counts)."""
-    cdef uint64_t k0 = 0, k1 = 0, k2, h
-    cdef uint32_t suits = 0
-    cdef int q, s, kn
+    counts depend only on the trumps of each hand and which plain suits
+    each hand holds (``k0``, ``k1``: :func:`trump_key`), the leader, the
+    Excuse's owner, the camps and the arguments, which trick starts far
+    apart in the search share (make/fail on a full deal: half the
+    instructions of these counts)."""
+    cdef uint64_t k2
+    cdef int kn
     cdef ForcedEntry* e
-    for q in range(p.np):
-        h = p.hand[q][TRUMP]
-        if q < 3:
-            k0 |= h << (21 * q)
-        else:
-            k1 |= h << (21 * (q - 3))
-        for s in range(4):
-            if p.hand[q][s]:
-                suits |= 1u << (4 * q + s)
-    k1 |= <uint64_t>suits << 42
     k2 = ((1ULL << 63) | <uint64_t>p.leader | (<uint64_t>(p.excuse_owner + 1) << 3) | (<uint64_t>t << 6)
           | (<uint64_t>one << 9) | (<uint64_t>floor << 10) | (<uint64_t>p.camp_mask << 17)
-          | (<uint64_t>p.np << 22))
-    h = (k0 * 0x9E3779B97F4A7C15ULL) ^ (k1 * 0xC2B2AE3D27D4EB4FULL) ^ (k2 * 0x165667B19E3779F9ULL)
-    e = &p.fcache[h >> (64 - FCACHE_BITS)]
+          | (<uint64_t>p.np << 22) | (<uint64_t>(p.ntrick == 0) << 25))
+    e = &p.fcache[trump_slot(k0, k1, k2)]
     if e.k[0] == k0 and e.k[1] == k1 and e.k[2] == k2:
         kp[0] = e.kp
         return e.kn
@@ -1798,14 +1851,16 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
     cdef uint32_t cashed[NSUITS]
     cdef uint32_t lost[NSUITS]
     cdef uint32_t mt, other_t, tried
+    cdef uint64_t tk0, tk1
     cdef int rel2[4]
     cdef int rel3[4]
     remaining(p, vc, &rem, &noud)
+    trump_key(p, &tk0, &tk1)
     ncash = cash_plain(p, p.leader, &cpts, &coud, rel, cashed, &nlead)
     for k in range(4):
         trel[k] = NO_REL
     for c in range(1, -1, -1):
-        sure = camp_sure(p, c, &s_oud, &nsure, masters, 1)
+        sure = sure_trumps(p, c, &s_oud, &nsure, masters, 1, tk0, tk1)
         c_oud = s_oud   # camp_sure's oudlers, before any plan's
         if c == lead_camp:
             v = camp_bound(p, vc, rem, c, sure + cpts, nsure + ncash, &s_oud, masters, p.leader, cashed,
@@ -1827,7 +1882,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
                         # the later plan wins the lead with a trump where the
                         # Petit rule's Excuse would go: count without it
                         lm = lmasters
-                        l_sure = camp_sure(p, 1, &l_oud, &l_nsure, lm, 0)
+                        l_sure = sure_trumps(p, 1, &l_oud, &l_nsure, lm, 0, tk0, tk1)
                     lo2 = later_bound(p, vc, rem, l_sure, l_nsure, l_oud, lm, tseat, 0, 0, rel2)
                     if lo2 > lo[0]:
                         lo[0] = lo2
@@ -1887,7 +1942,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
                     # at least the true one): only a cut needs the true count
                     # (but Core.bounds, whose beta is INF, wants the bound)
                     for bit in range(1, -1, -1):
-                        k = forced_count(p, tseat, bit, &kp, nsure)
+                        k = forced_count(p, tseat, bit, &kp, nsure, tk0, tk1)
                         if k <= nsure:
                             break
                         lo2 = INF
@@ -2466,6 +2521,7 @@ cdef class Core:
     cdef size_t raw_len
     cdef bint huge          # 2 MiB pages asked for (clear_table)
     cdef ForcedEntry* fcache
+    cdef SureEntry* scache
 
     def __cinit__(self, size_t table_bytes=256 * 1024 * 1024):
         cdef uint64_t nb = table_bytes // sizeof(Bucket)
@@ -2478,7 +2534,11 @@ cdef class Core:
         self.fcache = <ForcedEntry*>calloc(FCACHE, sizeof(ForcedEntry))
         if self.fcache == NULL:
             raise MemoryError("cannot allocate the forced-count cache")
+        self.scache = <SureEntry*>calloc(FCACHE, sizeof(SureEntry))
+        if self.scache == NULL:
+            raise MemoryError("cannot allocate the sure-trumps cache")
         self.S.p.fcache = self.fcache
+        self.S.p.scache = self.scache
         self.S.nbuckets = nb
         self.table_bytes = nb * sizeof(Bucket)
         self.S.use_table = 1
@@ -2492,6 +2552,7 @@ cdef class Core:
     def __dealloc__(self):
         tc_free(self.raw, self.raw_len)
         free(self.fcache)
+        free(self.scache)
 
     @property
     def table_bytes(self):
@@ -2540,6 +2601,7 @@ cdef class Core:
             raise ValueError("a trick in progress holds fewer cards than players")
         memset(p, 0, sizeof(Pos))
         p.fcache = self.fcache
+        p.scache = self.scache
         p.np = np
         p.excuse_owner = -1
         p.camp_mask = 0
