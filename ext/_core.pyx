@@ -2591,7 +2591,7 @@ cdef class Core:
         already settled in the taker's camp; won_all: (defence, taker) flags,
         True where that camp has won every finished trick; targets: twice the
         target for 0..3 oudlers; deal_tricks: tricks in the whole deal (the
-        early-deal scan covers its first three; 0: unknown, no scan).
+        early-deal scan covers its first two; 0: unknown, no scan).
         """
         cdef Pos* p = &self.S.p
         cdef int q, s, c, np = len(hands)
@@ -2643,7 +2643,7 @@ cdef class Core:
         if len(set(counts)) != 1:
             raise ValueError(f"inconsistent hand sizes {counts}")
         p.tricks_left = counts[0]
-        self.S.scan_from = deal_tricks - 2 if deal_tricks > 0 else 1 << 30
+        self.S.scan_from = deal_tricks - 1 if deal_tricks > 0 else 1 << 30
         p.ply = 0
         if p.tricks_left * np >= MAXPLY:
             raise ValueError("too many tricks for the undo stack")
