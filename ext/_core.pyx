@@ -1497,7 +1497,7 @@ cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp, int floor) noexc
     overtrump (:func:`trump_lead_worst`; with ``one``, only their cheapest
     legal trumps: a count at least the true one, to try first).  Once the
     fewest with the Petit lost is down to ``floor``, where the count is of
-    no use, it returns that (``kp`` then unset)."""
+    no use, it returns that (``kp`` then holds the outcomes seen so far)."""
     cdef int L = p.leader, q, s, k, kn = 99, r
     cdef bint kept
     cdef uint32_t mine = p.hand[t][TRUMP], dall, rest, vs, m
