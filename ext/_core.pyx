@@ -1475,7 +1475,7 @@ cdef inline int petit_proxy(int kn, int kp) noexcept nogil:
     return kn * 4 if kn * 4 < kp * 4 + 18 else kp * 4 + 18
 
 
-cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp, int floor) noexcept nogil:
+cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp) noexcept nogil:
     """Tricks the trumps of the taker ``t`` (alone in his camp, not on lead)
     surely win when the leader holds neither the Excuse nor a card of a
     plain suit he holds: every lead then makes him ruff, or is a trump lead
@@ -1495,9 +1495,7 @@ cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp, int floor) noexc
     his highest trump (made to overtrump a ruff before him).  A trump lead
     is counted with every choice of the defenders under the obligation to
     overtrump (:func:`trump_lead_worst`; with ``one``, only their cheapest
-    legal trumps: a count at least the true one, to try first).  Once the
-    fewest with the Petit lost is down to ``floor``, where the count is of
-    no use, it returns that (``kp`` then holds the outcomes seen so far)."""
+    legal trumps: a count at least the true one, to try first)."""
     cdef int L = p.leader, q, s, k, kn = 99, r
     cdef bint kept
     cdef uint32_t mine = p.hand[t][TRUMP], dall, rest, vs, m
@@ -1528,8 +1526,6 @@ cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp, int floor) noexc
             if r == 0:
                 # the Petit wins this trick
                 count_min(1 + tc_popcount(m) - beaten(dall, m), 1, &kn, kp)
-                if kn <= floor:
-                    return kn
                 continue
         else:
             r = -1
@@ -1538,15 +1534,13 @@ cdef inline int forced_trumps(Pos* p, int t, bint one, int* kp, int floor) noexc
         k = (r >= 0) + petit_count(p, t, dall, hands, r >= 0, 1, &kept)
         count_min(k, kept, &kn, kp)
         hands[t] = mine
-        if kn <= floor:
-            return kn
     if p.hand[L][TRUMP] and kn > 0:
-        trump_lead_worst(p, t, 0, -1, -1, hands, one, 1, floor, &kn, kp)
+        trump_lead_worst(p, t, 0, -1, -1, hands, one, 1, &kn, kp)
     return kn
 
 
 cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* hands,
-                           bint one, bint ex, int floor, int* kn, int* kp) noexcept nogil:
+                           bint one, bint ex, int* kn, int* kp) noexcept nogil:
     """The fewest tricks the taker ``t`` makes with his trumps after the
     leader's trump lead (:func:`forced_trumps`), folded into ``kn`` and
     ``kp`` (:func:`count_min`): the ``i``-th player of the trick plays,
@@ -1555,10 +1549,7 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
     Excuse), the taker his lowest legal one, or his lowest but the Petit,
     or while ``ex`` his Excuse, where that counts more
     (:func:`petit_proxy`).  With ``one`` each defender plays only his
-    cheapest legal trump: a count at least the true one.  A count down to
-    ``floor`` is of no use to the caller: a defender's choices stop once
-    ``kn`` is there, and the taker chooses among the choices that stay
-    above it (where none does, ``kn`` gets ``floor``)."""
+    cheapest legal trump: a count at least the true one."""
     cdef int q, k, b, bkn, bkp, okn, okp
     cdef bint kept
     cdef uint32_t m, m2, m3, legal, below, d = 0
@@ -1572,7 +1563,7 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
     q = seat_at(p, i)
     m = hands[q]
     if not m:
-        trump_lead_worst(p, t, i + 1, top, winner, hands, one, ex, floor, kn, kp)
+        trump_lead_worst(p, t, i + 1, top, winner, hands, one, ex, kn, kp)
         return
     legal = m & ~((2u << top) - 1) if top >= 0 else m
     if not legal:
@@ -1606,8 +1597,8 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
             okn = 99
             okp = 99
             trump_lead_worst(p, t, i + 1, b if b > top else top, t if b > top else winner, hands, one,
-                             ex, floor, &okn, &okp)
-            if okn > floor and (bkn < 0 or petit_proxy(okn, okp) > petit_proxy(bkn, bkp)):
+                             ex, &okn, &okp)
+            if bkn < 0 or petit_proxy(okn, okp) > petit_proxy(bkn, bkp):
                 bkn = okn
                 bkp = okp
         hands[q] = m
@@ -1615,45 +1606,38 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
             # or his Excuse, keeping his trumps
             okn = 99
             okp = 99
-            trump_lead_worst(p, t, i + 1, top, winner, hands, one, 0, floor, &okn, &okp)
-            if okn > floor and (bkn < 0 or petit_proxy(okn, okp) > petit_proxy(bkn, bkp)):
+            trump_lead_worst(p, t, i + 1, top, winner, hands, one, 0, &okn, &okp)
+            if petit_proxy(okn, okp) > petit_proxy(bkn, bkp):
                 bkn = okn
                 bkp = okp
-        if bkn < 0:
-            # no choice of his leaves the count of use
-            bkn = floor
-            bkp = 99
         count_min(bkn, 0, kn, kp)
         count_min(bkp, 1, kn, kp)
         return
     if q == p.excuse_owner and not one:
-        trump_lead_worst(p, t, i + 1, top, winner, hands, one, ex, floor, kn, kp)
+        trump_lead_worst(p, t, i + 1, top, winner, hands, one, ex, kn, kp)
     if one:
         legal &= -legal
-    while legal and kn[0] > floor:
+    while legal:
         b = tc_ctz(legal)
         legal &= legal - 1
         hands[q] = m & ~(1u << b)
-        trump_lead_worst(p, t, i + 1, b if b > top else top, q if b > top else winner, hands, one, ex,
-                         floor, kn, kp)
+        trump_lead_worst(p, t, i + 1, b if b > top else top, q if b > top else winner, hands, one, ex, kn, kp)
     hands[q] = m
 
 
-cdef inline int trump_lead(Pos* p, int t, bint one, int* kp, int floor) noexcept nogil:
+cdef inline int trump_lead(Pos* p, int t, bint one, int* kp) noexcept nogil:
     """:func:`trump_lead_worst` from the trick's first card, on the trumps
-    held now: his best trump lead, the taker ``t`` on lead (a count down
-    to ``floor`` being of no use)."""
+    held now: his best trump lead, the taker ``t`` on lead."""
     cdef uint32_t hands[MAXP]
     cdef int q, kn = 99
     for q in range(p.np):
         hands[q] = p.hand[q][TRUMP]
     kp[0] = 99
-    trump_lead_worst(p, t, 0, -1, -1, hands, one, 1, floor, &kn, kp)
+    trump_lead_worst(p, t, 0, -1, -1, hands, one, 1, &kn, kp)
     return kn
 
 
-cdef inline int forced_count(Pos* p, int t, bint one, int* kp, int floor, uint64_t k0,
-                             uint64_t k1) noexcept nogil:
+cdef inline int forced_count(Pos* p, int t, bint one, int* kp, uint64_t k0, uint64_t k1) noexcept nogil:
     """:func:`trump_lead` where the taker ``t`` leads, else :func:`forced_trumps`,
     through a small cache (``p.fcache``, FCACHE entries, one way): both
     counts depend only on the trumps of each hand and which plain suits
@@ -1665,16 +1649,16 @@ cdef inline int forced_count(Pos* p, int t, bint one, int* kp, int floor, uint64
     cdef int kn
     cdef ForcedEntry* e
     k2 = ((1ULL << 63) | <uint64_t>p.leader | (<uint64_t>(p.excuse_owner + 1) << 3) | (<uint64_t>t << 6)
-          | (<uint64_t>one << 9) | (<uint64_t>floor << 10) | (<uint64_t>p.camp_mask << 17)
-          | (<uint64_t>p.np << 22) | (<uint64_t>(p.ntrick == 0) << 25))
+          | (<uint64_t>one << 9) | (<uint64_t>p.camp_mask << 10) | (<uint64_t>p.np << 15)
+          | (<uint64_t>(p.ntrick == 0) << 18))
     e = &p.fcache[trump_slot(k0, k1, k2)]
     if e.k[0] == k0 and e.k[1] == k1 and e.k[2] == k2:
         kp[0] = e.kp
         return e.kn
     if p.leader == t:
-        kn = trump_lead(p, t, one, kp, floor)
+        kn = trump_lead(p, t, one, kp)
     else:
-        kn = forced_trumps(p, t, one, kp, floor)
+        kn = forced_trumps(p, t, one, kp)
     e.k[0] = k0
     e.k[1] = k1
     e.k[2] = k2
@@ -1942,7 +1926,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
                     # at least the true one): only a cut needs the true count
                     # (but Core.bounds, whose beta is INF, wants the bound)
                     for bit in range(1, -1, -1):
-                        k = forced_count(p, tseat, bit, &kp, nsure, tk0, tk1)
+                        k = forced_count(p, tseat, bit, &kp, tk0, tk1)
                         if k <= nsure:
                             break
                         lo2 = INF
