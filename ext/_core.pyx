@@ -1020,8 +1020,43 @@ cdef inline int cash_plain(Pos* p, int seat, int* pts, int* oud, int* rel, uint3
     return n
 
 
+cdef inline bint petit_suits_safe(Pos* p, int t) noexcept nogil:
+    """Whether no plain suit can ever make the taker ``t`` (alone in his
+    camp, holding the Petit, at a trick start) ruff where another trump may
+    beat his, as long as he plays the plan of :func:`petit_rule`.
+
+    In each plain suit, either every other player holding a trump holds
+    more cards of it than he does (two more where he holds the Excuse), or
+    no other player holds more of it than he does (his Excuse counting as
+    one more card of it for its owner).  While he holds the Petit he cannot
+    discard, and nor can a player holding a trump: every round of a suit
+    takes one card of it from each player who holds it (but from one who
+    plays the Excuse instead, once).  So in a suit of the first kind, when
+    he is void in it every holder of a trump still holds it, and its next
+    lead is one where he ruffs with the Petit and wins; in a suit of the
+    second kind, when he is void in it so is everyone else, and nobody can
+    lead it."""
+    cdef int s, q, ct, n, mine_ex = p.excuse_owner == t
+    cdef bint more, fewer
+    for s in range(4):
+        ct = tc_popcount(p.hand[t][s])
+        more = 1
+        fewer = 1
+        for q in range(p.np):
+            if q == t:
+                continue
+            n = tc_popcount(p.hand[q][s])
+            if n + (q == p.excuse_owner) > ct:
+                fewer = 0
+            if p.hand[q][TRUMP] and n <= ct + mine_ex:
+                more = 0
+        if not (more or fewer):
+            return 0
+    return 1
+
+
 cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw, bint excuse,
-                           bint lead) noexcept nogil:
+                           bint lead, bint plain=1) noexcept nogil:
     """Whether (and how) ``seat``, alone in his camp, holding the Petit and
     the trumps ``mine``, surely keeps the Petit once ``draw`` rounds of
     trumps are drawn.
@@ -1096,6 +1131,8 @@ cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw, bint excus
                     ex = 1
                     break
     if k + ex >= phi:
+        return 0
+    if plain and k >= most and p.ntrick == 0 and petit_suits_safe(p, seat):
         return 0
     return 1 if lead and k > 0 and k - 1 + ex >= phi1 else -1
 
@@ -1198,10 +1235,11 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
 
 cdef inline void trump_key(Pos* p, uint64_t* k0, uint64_t* k1) noexcept nogil:
     """The first two words of the keys of the trumps' caches (forced_count,
-    sure_trumps): each hand's trumps and which plain suits each hand holds."""
+    sure_trumps): each hand's trumps, which plain suits each hand holds and
+    whether :func:`petit_suits_safe` holds for a lone taker with the Petit."""
     cdef uint64_t a = 0, b = 0, h
     cdef uint32_t suits = 0
-    cdef int q, s
+    cdef int q, s, t = lone_taker(p)
     for q in range(p.np):
         h = p.hand[q][TRUMP]
         if q < 3:
@@ -1211,6 +1249,8 @@ cdef inline void trump_key(Pos* p, uint64_t* k0, uint64_t* k1) noexcept nogil:
         for s in range(4):
             if p.hand[q][s]:
                 suits |= 1u << (4 * q + s)
+    if t >= 0 and p.ntrick == 0 and p.hand[t][TRUMP] & 1 and petit_suits_safe(p, t):
+        b |= 1ULL << 58
     k0[0] = a
     k1[0] = b | (<uint64_t>suits << 42)
 
@@ -1434,11 +1474,11 @@ cdef inline bint petit_after(Pos* p, int t, uint32_t* hands, bint lead, bint ex)
         p.hand[q][TRUMP] = hands[q]
         if q != t:
             other |= hands[q]
-    kept = petit_rule(p, t, mine, 0, ex, lead) >= 0
+    kept = petit_rule(p, t, mine, 0, ex, lead, 0) >= 0
     while lead and not kept and other and mine >> (tc_msb(other) + 1):
         mine &= ~(1u << tc_msb(mine))
         d += 1
-        kept = petit_rule(p, t, mine, d, ex, 1) >= 0
+        kept = petit_rule(p, t, mine, d, ex, 1, 0) >= 0
     for q in range(p.np):
         p.hand[q][TRUMP] = keep[q]
     return kept

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -729,19 +729,25 @@ def low_ruff_applies(st: PlayState) -> bool:
     return False
 
 
-def petit_saved(state: PlayState, memo: Dict) -> bool:
-    """Whether the taker, alone, can make sure the Petit ends in his camp (plain minimax)."""
+def petit_saved(state: PlayState, memo: Dict, excuse: bool = False) -> bool:
+    """Whether the taker, alone, can make sure the Petit ends in his camp
+    (plain minimax); with ``excuse``, his Excuse too (played before the last
+    trick)."""
     settled = state.oudler_camp.get(PETIT)
-    if settled is not None or state.over:
-        return settled is True
+    if settled is False or state.over:
+        return settled is True and (not excuse or state.oudler_camp.get(EXCUSE) is True)
+    if settled is True and not excuse:
+        return True
     k = (tuple(state.hands), state.leader, tuple(state.trick), state.won_all(False), state.won_all(True))
     if k not in memo:
-        results = []
+        mine = bool(state.camps[state.to_play])
+        memo[k] = not mine
         for card in cards.cards_of(state.legal()):
             child = state.copy()
             child.play(card)
-            results.append(petit_saved(child, memo))
-        memo[k] = any(results) if state.camps[state.to_play] else all(results)
+            if petit_saved(child, memo, excuse) == mine:
+                memo[k] = mine
+                break
     return memo[k]
 
 
@@ -917,6 +923,123 @@ def test_sure_bounds_count_the_petit_kept_with_the_taker_excuse(solver: Solver) 
     lo, hi = sure_bounds(solver, st)
     assert minimax(st) - 3 <= lo <= minimax(st) <= hi
 
+
+
+def no_lone_ruff(hands: List[int], taker: int) -> bool:
+    """petit_suits_safe (ext/_core.pyx) in Python: in each plain suit every
+    other holder of a trump holds more cards than the taker (two more where
+    he holds the Excuse), or nobody else holds more than he does (the
+    Excuse counting as one more card for its owner)."""
+    mine_ex = hands[taker] >> EXCUSE & 1
+    for s in range(4):
+        ct = cards.count(hands[taker] & cards.suit_mask(s))
+        more = fewer = True
+        for q, h in enumerate(hands):
+            if q != taker:
+                c = cards.count(h & cards.suit_mask(s))
+                fewer = fewer and c + (h >> EXCUSE & 1) <= ct
+                more = more and (not h & cards.TRUMPS_MASK or c > ct + mine_ex)
+        if not (more or fewer):
+            return False
+    return True
+
+
+def no_lone_ruff_position(rng: random.Random, i: int, slack: int) -> Optional[Tuple[PlayState, int]]:
+    """A position built for the Petit rule's suit form, often at the edge of
+    no_lone_ruff: the taker alone with the Petit, ``k`` other trumps, maybe
+    the Excuse; each other player at most ``k`` + ``slack`` trumps, maybe
+    the Excuse; in each plain suit either every other holder of a trump
+    holds more cards than the taker, just enough, or nobody else holds
+    more.  Returns it and ``k``, or None where the hands do not fit."""
+    variant = THREE_PLAYERS if i % 4 == 0 else FOUR_PLAYERS
+    n, tricks = variant.players, rng.choice((3, 4, 4, 5, 5))
+    taker, leader = rng.randrange(n), rng.randrange(n)
+    excuse = rng.random() < 0.4
+    k = rng.randint(1, max(1, tricks - 1 - excuse))
+    if 1 + k + excuse > tricks:
+        return None
+    theirs = None if excuse or rng.random() < 0.6 else rng.choice([q for q in range(n) if q != taker])
+    trumps = rng.sample(range(PETIT + 1, PETIT + 21), 20)
+    held = [0] * n
+    for q in range(n):
+        if q != taker:
+            held[q] = min(tricks - (q == theirs), rng.choice((0, k, k, k + slack, rng.randint(0, k + slack))))
+    mine = [0] * 4
+    for _ in range(tricks - 1 - k - excuse):
+        mine[rng.randrange(4)] += 1
+    more = [rng.random() < 0.5 for _ in range(4)]
+    counts = [mine]
+    for q in range(n):
+        if q == taker:
+            continue
+        low = [mine[s] + 1 + excuse if more[s] and held[q] else 0 for s in range(4)]
+        high = [14 if more[s] else mine[s] - (q == theirs) for s in range(4)]
+        room = tricks - held[q] - (q == theirs)
+        if sum(low) > room or any(lo > hi for lo, hi in zip(low, high)) or sum(high) < room:
+            return None
+        got = low[:]
+        while sum(got) < room:
+            got[rng.choice([s for s in range(4) if got[s] < high[s]])] += 1
+        counts.append(got)
+    if any(sum(c[s] for c in counts) > 14 for s in range(4)):
+        return None
+    pools = [rng.sample(range(14 * s, 14 * s + 14), 14) for s in range(4)]
+    hands = [0] * n
+    others = iter(counts[1:])
+    for q in range(n):
+        got = [PETIT] + trumps[:k] + [EXCUSE] * excuse if q == taker else trumps[:held[q]]
+        del trumps[:len(got) - (1 + excuse if q == taker else 0)]
+        got += [EXCUSE] * (q == theirs)
+        for s, m in enumerate(mine if q == taker else next(others)):
+            got += pools[s][:m]
+            del pools[s][:m]
+        hands[q] = cards.mask_of(got)
+    st = PlayState(hands=hands, camps=tuple(q == taker for q in range(n)), leader=leader,
+                   variant=variant, tricks=[Trick(taker, [], taker)])  # no defence slam
+    return st, k
+
+
+def test_petit_kept_where_no_suit_forces_a_lone_ruff(solver: Solver, unbounded: Solver) -> None:
+    # petit_rule's suit form: where his other trumps are at least each
+    # holder's (not their sum) and no plain suit can make him ruff where a
+    # single other trump may fall (no_lone_ruff), every trick in which he
+    # must give a trump is a trump lead, which costs each holder one; checked
+    # by the Petit-only minimax (his Excuse kept too) where only this form
+    # holds, and the core's sure bounds there against the value.  With a
+    # holder of one trump more, the minimax finds positions where he loses
+    # the Petit
+    rng = random.Random(31)
+    checked = lost = 0
+    for i in range(4000):
+        slack = i % 3 == 0
+        made = no_lone_ruff_position(rng, i, slack)
+        if made is None:
+            continue
+        st, k = made
+        taker = st.camps.index(True)
+        excuse = bool(st.hands[taker] >> EXCUSE & 1)
+        held = [cards.count(h & cards.TRUMPS_MASK) + (h >> EXCUSE & 1)
+                for q, h in enumerate(st.hands) if q != taker and h & (cards.TRUMPS_MASK | 1 << EXCUSE)]
+        if not held or k + excuse >= sum(held) or not no_lone_ruff(st.hands, taker):
+            continue
+        if k >= max(held):
+            assert petit_saved(st, {}, excuse), (i, [cards.sorted_tokens(h) for h in st.hands], st.leader)
+            bounds_contain_the_value(solver, unbounded, st)
+            checked += 1
+        elif lost < 20 and not petit_saved(st, {}, excuse):
+            lost += 1
+    assert checked > 400 and lost >= 15, (checked, lost)
+
+
+def test_sure_bounds_count_the_petit_no_suit_can_take(solver: Solver) -> None:
+    # the taker's 10 and 21 against three holders of two, two and one
+    # trumps: the first form fails (2 < 5), but every holder holds hearts,
+    # which he lacks, and nobody holds more spades than he does, so only
+    # trump leads can take his trumps, one of each holder's each time;
+    # the low bound lands on the value only with the Petit counted
+    st = built(("2S T1 T10 T21", "4H 6H T6 T12", "KS 1H T5 T15", "2H 3H 10H T19"), 0, 2)
+    lo, hi = sure_bounds(solver, st)
+    assert lo == minimax(st) <= hi
 
 
 def test_later_lead_keeps_the_petit_after_one_trump_lead(solver: Solver) -> None:
