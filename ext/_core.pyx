@@ -1099,6 +1099,13 @@ cdef inline int petit_rule(Pos* p, int seat, uint32_t mine, int draw, bint excus
     plan of a later lead (:func:`later_cash`), which wins the lead with a
     trump in that first trick.
 
+    With ``plain`` (the hands' plain cards are those of the position, at a
+    trick start), the first form also keeps it where his other trumps are
+    at least each holder's, not their sum, and no plain suit can make him
+    ruff where another trump may beat his (:func:`petit_suits_safe`): the
+    only tricks that then take one of his other trumps are trump leads,
+    each taking one of every holder's.
+
     Returns 0 where the first form keeps it, 1 where only the second does
     (he must lead that trump), -1 where neither does.
     """
@@ -1250,7 +1257,7 @@ cdef inline void trump_key(Pos* p, uint64_t* k0, uint64_t* k1) noexcept nogil:
             if p.hand[q][s]:
                 suits |= 1u << (4 * q + s)
     if t >= 0 and p.ntrick == 0 and p.hand[t][TRUMP] & 1 and petit_suits_safe(p, t):
-        b |= 1ULL << 58
+        a |= 1ULL << 63     # (above the first three hands' trumps)
     k0[0] = a
     k1[0] = b | (<uint64_t>suits << 42)
 
