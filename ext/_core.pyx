@@ -1268,16 +1268,22 @@ cdef inline uint64_t trump_slot(uint64_t k0, uint64_t k1, uint64_t k2) noexcept 
             ^ (k2 * 0x165667B19E3779F9ULL)) >> (64 - FCACHE_BITS)
 
 
+cdef inline uint64_t trump_ctx(Pos* p) noexcept nogil:
+    """The part of the third word of the trumps' caches' keys that both
+    share: the leader, the Excuse's owner, the camps, the number of players
+    and whether a trick is in progress (bit 63 set: never 0)."""
+    return ((1ULL << 63) | <uint64_t>p.leader | (<uint64_t>(p.excuse_owner + 1) << 3)
+            | (<uint64_t>p.camp_mask << 10) | (<uint64_t>p.np << 15) | (<uint64_t>(p.ntrick == 0) << 18))
+
+
 cdef inline int sure_trumps(Pos* p, int c, int* oud, int* ntricks, uint32_t* masters, bint excuse,
                             uint64_t k0, uint64_t k1) noexcept nogil:
     """:func:`camp_sure` at a trick start, through a cache (``p.scache``):
     it depends only on the trumps and which plain suits each hand holds
     (``k0``, ``k1``: :func:`trump_key`), the leader, the Excuse's owner,
     the camps, the camps' slam flags and the arguments."""
-    cdef uint64_t k2 = ((1ULL << 63) | <uint64_t>p.leader | (<uint64_t>(p.excuse_owner + 1) << 3)
-                        | (<uint64_t>c << 6) | (<uint64_t>excuse << 7) | (<uint64_t>p.won[0] << 8)
-                        | (<uint64_t>p.won[1] << 9) | (<uint64_t>p.camp_mask << 10)
-                        | (<uint64_t>p.np << 15) | (<uint64_t>(p.ntrick == 0) << 18))
+    cdef uint64_t k2 = (trump_ctx(p) | (<uint64_t>c << 6) | (<uint64_t>excuse << 7)
+                        | (<uint64_t>p.won[0] << 8) | (<uint64_t>p.won[1] << 9))
     cdef SureEntry* e = &p.scache[trump_slot(k0, k1, k2)]
     cdef int q, pts
     if e.k[0] == k0 and e.k[1] == k1 and e.k[2] == k2:
@@ -1695,9 +1701,7 @@ cdef inline int forced_count(Pos* p, int t, bint one, int* kp, uint64_t k0, uint
     cdef uint64_t k2
     cdef int kn
     cdef ForcedEntry* e
-    k2 = ((1ULL << 63) | <uint64_t>p.leader | (<uint64_t>(p.excuse_owner + 1) << 3) | (<uint64_t>t << 6)
-          | (<uint64_t>one << 9) | (<uint64_t>p.camp_mask << 10) | (<uint64_t>p.np << 15)
-          | (<uint64_t>(p.ntrick == 0) << 18))
+    k2 = trump_ctx(p) | (<uint64_t>t << 6) | (<uint64_t>one << 9)
     e = &p.fcache[trump_slot(k0, k1, k2)]
     if e.k[0] == k0 and e.k[1] == k1 and e.k[2] == k2:
         kp[0] = e.kp
