@@ -20,6 +20,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import _core
 from .cards import OUDLERS
+from .proofsearch import ProofSearch
 from .rules import PlayState
 
 DEFAULT_TABLE_MB = 256
@@ -28,6 +29,11 @@ DEFAULT_TABLE_MB = 256
 # on 32 others, 24 answered within 100 M nodes against 22 by bisection alone, median
 # 18.2 M nodes against 22.3 M (docs/solver.md).
 _DESCEND = 40
+# A probe is the depth-first search alone for this many nodes; then proof-number
+# search near the root (proofsearch.py) and the depth-first search take turns, each
+# share four times the last: 16 M, 64 M, 256 M... (docs/solver.md, session 23).
+_PLAIN_SHARE = 16_000_000
+_SHARE_GROWTH = 4
 
 
 @dataclass(frozen=True)
@@ -93,6 +99,10 @@ class _Budget:
     @property
     def limited(self) -> bool:
         return bool(self.node_limit or self.deadline)
+
+    def cap(self, node_limit: int) -> int:
+        """``node_limit``, or this budget's node limit where it comes first."""
+        return min(node_limit, self.node_limit) if self.node_limit else node_limit
 
     def spent(self, core: "_core.Core") -> bool:
         return bool((self.node_limit and core.nodes >= self.node_limit)
@@ -173,9 +183,37 @@ class Solver:
 
     # Probing ----------------------------------------------------------------------
 
-    def _probe(self, beta: int, budget: _Budget) -> Tuple[int, bool]:
-        """Fail-soft null-window test of "value >= beta" from the core's position."""
-        return self._core.probe(beta - 1, beta, budget.node_limit, budget.deadline)
+    def _probe(self, beta: int, budget: _Budget, tree_ok: bool = False) -> Tuple[int, bool]:
+        """Fail-soft null-window test of "value >= beta" from the core's position.
+
+        With ``tree_ok`` (a question asked once, as make/fail), a probe the
+        depth-first search has not answered within its first share hands over
+        to a proof tree near the root for the next share (whose answer brings
+        no fail-soft bound: ``beta`` or ``beta - 1``), then the depth-first
+        search goes on with the table both have filled, and so on.  Not for
+        the probes of an exact margin after the first: near the value the
+        tree cost more (14 tricks left: 20 M nodes became 51 M on one
+        position, 99 M more than 150 M on another).
+        """
+        core = self._core
+        if not tree_ok:
+            return core.probe(beta - 1, beta, budget.node_limit, budget.deadline)
+        share = _PLAIN_SHARE
+        tree: Optional[ProofSearch] = None
+        while True:
+            v, ok = core.probe(beta - 1, beta, budget.cap(core.nodes + share), budget.deadline)
+            if ok or budget.spent(core):
+                return v, ok
+            share *= _SHARE_GROWTH
+            if tree is None:
+                tree = ProofSearch(core, self._camps, beta)
+            if not tree.full:
+                settled = tree.run(budget.cap(core.nodes + share), budget.deadline)
+                if settled is not None:
+                    return (beta if settled else beta - 1), True
+                if budget.spent(core):
+                    return 0, False
+                share *= _SHARE_GROWTH
 
     def _exact(self, budget: _Budget, track: bool = False) -> Tuple[int, int]:
         """Proven (low, high) bounds on the value; equal when the search completed.
@@ -206,13 +244,14 @@ class Solver:
         sure_lo, sure_hi = self._core.bounds()
         beta = min(max(0, lo + 1), hi)
         whole = True  # the next probe may use all that remains (the first always)
+        first = True  # make/fail: the one probe that may hand over to a proof tree
         up = False
         while lo < hi:
             if track:
                 self.status = SearchStatus((max(lo, sure_lo) / 2, min(hi, sure_hi) / 2), beta / 2)
             capped = not whole and budget.limited and hi - lo > _DESCEND
-            v, ok = self._probe(beta, budget.part(self._core, 0.5) if capped else budget)
-            whole = False
+            v, ok = self._probe(beta, budget.part(self._core, 0.5) if capped else budget, first)
+            whole = first = False
             if not ok:
                 if capped and not budget.spent(self._core):
                     up = not up
@@ -334,7 +373,7 @@ class Solver:
         ok = True
         if hi >= target > lo:
             self.status = SearchStatus((lo / 2, hi / 2), target / 2)
-            v, ok = self._probe(target, budget)
+            v, ok = self._probe(target, budget, True)
             if ok:
                 lo, hi = (max(lo, v), hi) if v >= target else (lo, min(hi, v))
         self.status = SearchStatus((lo / 2, hi / 2))
