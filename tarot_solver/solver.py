@@ -8,8 +8,11 @@ exact in half-points; ``margin`` is reported in points (a multiple of 0.5).
 The exact margin is found by null-window probes (fail-soft alpha-beta on
 ``[beta-1, beta]``): the first at 0 answers make/fail, the next ones bisect the
 interval of proven bounds, then descend from the bounds that failed probes
-return once it is narrow.  A node or time limit stops the search with the
-bounds proven so far (``complete`` False) instead of hanging.
+return once it is narrow.  A make/fail probe that the depth-first search does
+not answer within 16 M nodes hands over to a proof-number search near the
+root (:mod:`tarot_solver.proofsearch`), the two taking turns.  A node or time
+limit stops the search with the bounds proven so far (``complete`` False)
+instead of hanging.
 """
 
 from __future__ import annotations
