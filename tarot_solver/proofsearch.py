@@ -14,9 +14,12 @@ tree stays small, and the core's table keeps what every probe proved.
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from . import _core
+
+if TYPE_CHECKING:
+    from .solver import _Budget
 
 _INF = 1 << 62
 # Nodes of the core per leaf probe; 20,000 and 200,000 answered the same two of
@@ -83,14 +86,14 @@ class ProofSearch:
         """The tree has reached its size limit and will not grow."""
         return self.size >= self._max_tree
 
-    def run(self, node_limit: int = 0, deadline: float = 0.0) -> Optional[bool]:
+    def run(self, budget: "_Budget") -> Optional[bool]:
         """Grow the tree until the question is settled (True: at least
-        ``beta``) or the core's node count reaches ``node_limit`` or the clock
-        ``deadline`` (0: none), or the tree is full; None unless settled.
-        The core is back at its position on return, also on KeyboardInterrupt."""
+        ``beta``), ``budget`` is spent or the tree is full; None unless
+        settled.  The core is back at its position on return, also on
+        KeyboardInterrupt."""
         if self._root is None:
             root = self._node(-1)
-            if not self._evaluate(root, node_limit, deadline):
+            if not self._evaluate(root, budget):
                 return None
             self._root = root
         root = self._root
@@ -108,7 +111,7 @@ class ProofSearch:
                     children = node.children
                     core.play(node.move)
                     path.append(node)
-                if not self._expand(node, node_limit, deadline):
+                if not self._expand(node, budget):
                     return None
             finally:
                 while self._depth() > home:  # by the core's count: Ctrl-C may fall anywhere
@@ -129,7 +132,7 @@ class ProofSearch:
         self.size += 1
         return _Node(move, core.value_if_over() is None and bool(self._camps[core.to_play]))
 
-    def _expand(self, node: _Node, node_limit: int, deadline: float) -> bool:
+    def _expand(self, node: _Node, budget: "_Budget") -> bool:
         """Give a leaf its children, each settled or numbered by a short probe;
         False when a limit stopped it (the leaf keeps the children so far
         aside, and the next expansion goes on from them)."""
@@ -142,7 +145,7 @@ class ProofSearch:
             core.play(move)
             try:
                 child = self._node(move)
-                ok = self._evaluate(child, node_limit, deadline)
+                ok = self._evaluate(child, budget)
             finally:
                 core.undo()
             if not ok:
@@ -154,19 +157,18 @@ class ProofSearch:
         node.partial = []
         return True
 
-    def _evaluate(self, node: _Node, node_limit: int, deadline: float) -> bool:
+    def _evaluate(self, node: _Node, budget: "_Budget") -> bool:
         """Settle the position at ``node`` by a probe of at most the leaf's
         budget, or number it by its moves (one leaf each: all must be
-        refuted for the side to play to lose); False when ``node_limit`` or
-        ``deadline`` stopped the probe first."""
+        refuted for the side to play to lose); False when ``budget`` ran out
+        first."""
         core = self._core
         v = core.value_if_over()
         if v is None:
-            leaf = core.nodes + self._leaf_nodes
-            v, ok = core.probe(self._beta - 1, self._beta, min(leaf, node_limit) if node_limit else leaf,
-                               deadline)
+            v, ok = core.probe(self._beta - 1, self._beta, budget.cap(core.nodes + self._leaf_nodes),
+                               budget.deadline)
             if not ok:
-                if (node_limit and core.nodes >= node_limit) or (deadline and core.now() >= deadline):
+                if budget.spent(core):
                     return False
                 k = len(core.candidates())
                 node.pn, node.dn = (1, k) if node.maximizing else (k, 1)

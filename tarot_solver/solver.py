@@ -17,6 +17,7 @@ instead of hanging.
 
 from __future__ import annotations
 
+import copy
 import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -106,6 +107,12 @@ class _Budget:
     def cap(self, node_limit: int) -> int:
         """``node_limit``, or this budget's node limit where it comes first."""
         return min(node_limit, self.node_limit) if self.node_limit else node_limit
+
+    def until(self, node_limit: int) -> "_Budget":
+        """This budget, ending at ``node_limit`` nodes if that comes first."""
+        short = copy.copy(self)
+        short.node_limit = self.cap(node_limit)
+        return short
 
     def spent(self, core: "_core.Core") -> bool:
         return bool((self.node_limit and core.nodes >= self.node_limit)
@@ -211,7 +218,7 @@ class Solver:
             if tree is None:
                 tree = ProofSearch(core, self._camps, beta)
             if not tree.full:
-                settled = tree.run(budget.cap(core.nodes + share), budget.deadline)
+                settled = tree.run(budget.until(core.nodes + share))
                 if settled is not None:
                     return (beta if settled else beta - 1), True
                 if budget.spent(core):

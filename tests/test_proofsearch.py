@@ -21,6 +21,11 @@ def loaded(st: PlayState, core: Core) -> Tuple[Any, ...]:
     return where(core)
 
 
+def budget(core: Core, node_limit: int = 0) -> Any:
+    """Until ``node_limit`` nodes of ``core`` (0: no limit)."""
+    return solver_module._Budget(core, None, node_limit)
+
+
 def where(core: Core) -> Tuple[Any, ...]:
     return core.ntrick, core.tricks_left, core.to_play, core.legal_moves(), core.bounds()
 
@@ -38,7 +43,7 @@ def test_verdicts_agree_with_the_reference_minimax() -> None:
             core.clear_table()
             before = loaded(st, core)
             tree = ProofSearch(core, st.camps, beta, leaf_nodes=3)
-            assert tree.run() == (value >= beta)
+            assert tree.run(budget(core)) == (value >= beta)
             assert where(core) == before
             expanded += tree.size > 1
     assert expanded > 300
@@ -55,7 +60,7 @@ def test_verdicts_agree_with_the_depth_first_search() -> None:
         for beta in (value, value + 1):
             before = loaded(st, core)
             tree = ProofSearch(core, st.camps, beta, leaf_nodes=300)
-            assert tree.run() == (value >= beta)
+            assert tree.run(budget(core)) == (value >= beta)
             assert where(core) == before
             grown.append(tree.size)
     assert max(grown) > 50
@@ -81,14 +86,14 @@ def test_limits_stop_the_tree_and_it_goes_on() -> None:
     settled = None
     while settled is None:
         limit = core.nodes + 500
-        settled = tree.run(node_limit=limit)
+        settled = tree.run(budget(core, limit))
         runs += 1
         assert core.nodes <= limit
         assert where(core) == before
     assert settled is True and runs > 1
     # a full tree stops growing
     small = ProofSearch(core, st.camps, value + 1, leaf_nodes=1, max_tree=20)
-    assert small.run() is None and small.full
+    assert small.run(budget(core)) is None and small.full
 
 
 class _Interrupting:
@@ -119,7 +124,7 @@ def test_an_interrupted_tree_leaves_the_core_where_it_was() -> None:
         before = loaded(st, core)
         tree = ProofSearch(_Interrupting(core, n), st.camps, value, leaf_nodes=5)  # type: ignore[arg-type]
         try:
-            tree.run()
+            tree.run(budget(core))
         except KeyboardInterrupt:
             interrupted += 1
         assert where(core) == before
