@@ -1839,8 +1839,21 @@ cdef inline int lead_control(Pos* p, int t, uint32_t* lost) noexcept nogil:
                 n += tc_popcount(p.hand[q][s])
         if n < f:
             f = n
-    # his cheapest cards: the low ones, then the honours from the Valet up
-    k = f
+    cheapest_cards(p, t, f, lost)
+    return f
+
+
+cdef inline void cheapest_cards(Pos* p, int t, int k, uint32_t* lost) noexcept nogil:
+    """``lost`` gets the cards ``t``, out of trumps, surely gives in ``k``
+    tricks: as many of his cheapest plain cards (the low ones, then the
+    honours from the Valet up), one fewer if he holds the Excuse (he may
+    play it in one of them, and keep a better card)."""
+    cdef int s, q
+    cdef uint32_t mine
+    for s in range(NSUITS):
+        lost[s] = 0
+    if p.excuse_owner == t:
+        k -= 1
     for s in range(4):
         mine = p.hand[t][s] & ((1u << NO_REL) - 1)
         while mine and k > 0:
@@ -1852,7 +1865,149 @@ cdef inline int lead_control(Pos* p, int t, uint32_t* lost) noexcept nogil:
             if k > 0 and (p.hand[t][s] >> q) & 1:
                 lost[s] |= 1u << q
                 k -= 1
-    return f
+
+
+cdef inline int safe_leads(uint32_t* h, int* tbest) noexcept nogil:
+    """A defender's leads that a taker out of trumps cannot win: trumps, cards
+    of the suits he lacks, honours above his best card of a suit."""
+    cdef int s, n = tc_popcount(h[TRUMP])
+    for s in range(4):
+        if tbest[s] < 0:
+            n += tc_popcount(h[s])
+        else:
+            n += tc_popcount(h[s] >> (tbest[s] + 1 if tbest[s] >= NO_REL else NO_REL))
+    return n
+
+
+cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, int ldr, int lead,
+                            int bit, int* winner) noexcept nogil:
+    """Play out one trick of :func:`lead_chain` on the defenders' hands ``h``:
+    the leader ``ldr``'s card ``bit`` of suit ``lead``, then each defender in
+    turn his lowest legal card (the lowest of the suit led; void, the lowest
+    trump that overtrumps the best so far, else his lowest trump; void in
+    trumps too, a discard: his lowest card of a suit the taker holds, else
+    of his longest suit).  ``winner`` gets the defender who wins; returns the
+    rank the trick rests on in the suit led (NO_REL if none: won by a trump,
+    or by a card of a suit nobody else played), or -1 where the taker could
+    win it (a plain card not above his best of its suit)."""
+    cdef int i, q, w = ldr, wbit = bit, wtrump = lead == TRUMP, c, s, most, n, others = 0
+    cdef uint32_t m
+    h[w][lead] &= ~(1u << bit)
+    for i in range(1, p.np):
+        q = (ldr + i) % p.np
+        if q == t:
+            continue
+        if h[q][lead]:
+            m = h[q][lead]
+            if lead == TRUMP and tc_msb(m) > wbit:
+                # must overtrump: his lowest trump that does
+                c = tc_ctz(m >> (wbit + 1)) + wbit + 1
+            else:
+                c = tc_ctz(m)
+            h[q][lead] &= ~(1u << c)
+            if lead < TRUMP:
+                others = 1
+            if (lead == TRUMP or not wtrump) and c > wbit:
+                w = q
+                wbit = c
+        elif h[q][TRUMP]:
+            m = h[q][TRUMP]
+            if wtrump and tc_msb(m) > wbit:
+                c = tc_ctz(m >> (wbit + 1)) + wbit + 1
+            else:
+                c = tc_ctz(m)
+            h[q][TRUMP] &= ~(1u << c)
+            if not wtrump or c > wbit:
+                w = q
+                wbit = c
+                wtrump = 1
+        else:
+            most = -1
+            c = -1
+            for s in range(4):
+                n = tc_popcount(h[q][s]) + (16 if tbest[s] >= 0 else 0)
+                if h[q][s] and n > most:
+                    most = n
+                    c = s
+            if c >= 0:
+                h[q][c] &= h[q][c] - 1
+    winner[0] = w
+    if wtrump:
+        return NO_REL
+    if tbest[lead] >= 0:
+        if wbit <= tbest[lead]:
+            return -1
+        others = 1
+    return wbit if others and wbit < NO_REL else NO_REL
+
+
+cdef inline int lead_chain(Pos* p, int t, int* rel) noexcept nogil:
+    """Tricks the defence surely wins in a row from now, on lead against the
+    taker ``t``, alone in his camp and out of trumps (0 where he holds one),
+    the lead passing between the defenders as their cards decide.
+
+    A concrete line of the defence (:func:`chain_trick`): each trick, the
+    leader leads his highest or his lowest card of a suit or of the trumps,
+    and the others play their lowest legal cards; of the leads whose trick
+    the taker cannot win, the one whose winner keeps the most safe leads
+    (:func:`safe_leads`); it stops where no lead is safe.  The taker, who
+    cannot ruff, can win only by following a suit he may still hold with a
+    card above the trick's best, so at most his best card of it; he surely
+    lacks a suit once its leads have taken all his cards of it and his
+    Excuse (which could keep one; his discards only leave him fewer).  He
+    has no trump to overtrump with, so his play never changes what the
+    defenders must play, and the line holds whatever he plays.  ``rel[s]``
+    gets the lowest rank of a plain card that won one of those tricks over
+    another card of its suit (lower cards may be swapped between hands: the
+    line still holds)."""
+    cdef uint32_t h[MAXP][NSUITS]
+    cdef uint32_t g[MAXP][NSUITS]
+    cdef int tbest[4]   # his best card of a suit he may still hold, else -1
+    cdef int tlen[4]    # his cards of a suit less its leads so far
+    cdef int q, s, k = 0, bit, side, r, w, score, best, bw, br, bs, bb
+    cdef int ex = p.excuse_owner == t
+    for s in range(4):
+        rel[s] = NO_REL
+    if p.hand[t][TRUMP]:
+        return 0
+    for s in range(4):
+        tlen[s] = tc_popcount(p.hand[t][s])
+        tbest[s] = tc_msb(p.hand[t][s]) if tlen[s] else -1
+    for q in range(p.np):
+        for s in range(NSUITS):
+            h[q][s] = p.hand[q][s]
+    w = p.leader
+    while k < p.tricks_left:
+        best = -1
+        for s in range(NSUITS):
+            if not h[w][s]:
+                continue
+            for side in range(2):
+                bit = tc_msb(h[w][s]) if side == 0 else tc_ctz(h[w][s])
+                if side == 1 and bit == tc_msb(h[w][s]):
+                    break
+                for q in range(p.np):
+                    g[q] = h[q]
+                r = chain_trick(p, t, g, tbest, w, s, bit, &bw)
+                if r < 0:
+                    continue
+                score = safe_leads(g[bw], tbest)
+                if score > best:
+                    best = score
+                    bs = s
+                    bb = bit
+                    br = r
+        if best < 0:
+            break
+        r = chain_trick(p, t, h, tbest, w, bs, bb, &w)
+        if bs < TRUMP:
+            if br < rel[bs]:
+                rel[bs] = br
+            tlen[bs] -= 1
+            if tlen[bs] + ex <= 0:
+                tbest[bs] = -1
+        k += 1
+    return k
 
 
 cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, int alpha,
@@ -1871,7 +2026,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
     the defence's plan, not computed (``hi`` gets INF) when the low bound
     already reaches ``beta``; where the defence leads against a taker out
     of trumps and that bound is above ``alpha``, also the tricks it wins in
-    a row (:func:`lead_control`).  ``rel`` gets the plain ranks the leader's
+    a row (:func:`lead_control`, then :func:`lead_chain`).  ``rel`` gets the plain ranks the leader's
     plan rests on, ``trel`` those of :func:`later_cash` where the low bound
     rests on it (else NO_REL), ``hrel`` those the high bound rests on.
     """
@@ -2003,16 +2158,27 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
                 hrel[k] = rel[k] if c == lead_camp else NO_REL
             tseat = lone_taker(p) if c == lead_camp and hi[0] > alpha else -1
             if tseat >= 0:
-                # the defence on lead against a taker out of trumps
+                # the defence on lead against a taker out of trumps: its safe
+                # leads; where that does not cut, a line passing the lead
+                # between defenders (kp: its count, once computed)
                 k = lead_control(p, tseat, lost)
-                if k > 0:
-                    # (c_oud: camp_sure's oudlers, no plan's)
-                    v = camp_bound(p, vc, rem, 0, k * p.np, k, &c_oud, masters, tseat, lost, 0)
-                    lo2 = p.taker_hp + rem - v - p.tgt[p.fixed + noud - c_oud]
-                    if lo2 < hi[0]:
-                        hi[0] = lo2
-                        for k in range(4):
-                            hrel[k] = NO_REL
+                kp = -1
+                while True:
+                    if k > 0:
+                        # (c_oud: camp_sure's oudlers, no plan's)
+                        v = camp_bound(p, vc, rem, 0, k * p.np, k, &c_oud, masters, tseat, lost, 0)
+                        lo2 = p.taker_hp + rem - v - p.tgt[p.fixed + noud - c_oud]
+                        if lo2 < hi[0]:
+                            hi[0] = lo2
+                            for bit in range(4):
+                                hrel[bit] = rel2[bit] if kp >= 0 else NO_REL
+                    if kp >= 0 or hi[0] <= alpha:
+                        break
+                    kp = lead_chain(p, tseat, rel2)
+                    if kp <= k:
+                        break
+                    k = kp
+                    cheapest_cards(p, tseat, k, lost)
 
 
 # ---------------------------------------------------------------------------

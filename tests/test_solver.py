@@ -1150,9 +1150,31 @@ def test_lead_control_against_a_taker_out_of_trumps(solver: Solver) -> None:
     # (-92 without the rule; -112, below the value, if the hearts counted)
     st = built(("1H 1S 2S", "4H 3S 4S", "5H 5S 6S", "KH 2D 3D"), 3, 0)
     assert sure_bounds(solver, st)[1] == minimax(st) == -100
-    # with the taker's Excuse, which he keeps (-60 without the rule)
+    # with the taker's Excuse, which he keeps (-60 without the rule; -90
+    # before the defence's line below, which wins all five tricks)
     st = built(("1S 2S 3H T5 T6", "4S 5S 6S 1C 2C", "7S 8S 1H 3C 4C", "KD QD CD 2H EX"), 3, 0)
-    assert sure_bounds(solver, st)[1] == -90 >= minimax(st) == -94
+    assert sure_bounds(solver, st)[1] == -93 >= minimax(st) == -94
+
+
+def test_defence_line_passing_the_lead(solver: Solver) -> None:
+    # seat 1 holds only hearts below the taker's king: no safe lead, so the
+    # safe leads count nothing (-92); but the spades of seats 0 and 2 pass
+    # the lead between them, and seat 1 discards
+    st = built(("1S 2S 3S", "1H 2H 3H", "4S 5S 6S", "KH 5D 6D"), 3, 0)
+    assert sure_bounds(solver, st)[1] == minimax(st) == -112
+    # the king takes the taker's queen, his only heart: then the low hearts
+    # are safe (-98 without the line)
+    st = built(("KH 2H 3H", "1H 4H 5H", "6H 7H 8H", "QH 5D 6D"), 3, 0)
+    assert sure_bounds(solver, st)[1] == minimax(st) == -112
+    # but with his Excuse he may keep the queen, which then wins a trick
+    st = built(("KH 2H 3H", "1H 4H 5H", "6H 7H 8H", "QH 5D EX"), 3, 0)
+    assert sure_bounds(solver, st)[1] == minimax(st) == -80
+    # the defence wins three tricks in a row, but the taker plays his Excuse
+    # in one of them and keeps his king for the last: of his cards, only his
+    # two low ones are surely lost (-64 without the line; counting the king
+    # lost too gave -84, below the value)
+    st = built(("9C T12 T13 T14", "4H 4C KC EX", "4D 9D 8C QC", "3H 8H 6C 7C"), 1, 2)
+    assert sure_bounds(solver, st)[1] == -76 >= minimax(st) == -82
 
 
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
