@@ -1806,6 +1806,18 @@ cdef inline int forced_value(Pos* p, ValueCounts* vc, int rem, int sure, int nsu
     return p.taker_hp + v - p.tgt[p.fixed + oud]
 
 
+cdef inline int safe_leads(uint32_t* h, int* tbest) noexcept nogil:
+    """A defender's leads that a taker out of trumps cannot win: trumps, cards
+    of the suits he lacks, honours above his best card of a suit."""
+    cdef int s, n = tc_popcount(h[TRUMP])
+    for s in range(4):
+        if tbest[s] < 0:
+            n += tc_popcount(h[s])
+        else:
+            n += tc_popcount(h[s] >> (tbest[s] + 1 if tbest[s] >= NO_REL else NO_REL))
+    return n
+
+
 cdef inline int lead_control(Pos* p, int t, uint32_t* lost) noexcept nogil:
     """Tricks the defence surely wins in a row from now, on lead against the
     taker ``t``, alone in his camp and out of trumps (0 where he holds one).
@@ -1820,23 +1832,18 @@ cdef inline int lead_control(Pos* p, int t, uint32_t* lost) noexcept nogil:
     rests on no plain rank: counting the low cards above the taker's best
     cost nodes through the table.)  ``lost`` gets the taker's cheapest
     cards, that many: his cards in those tricks are worth no less."""
-    cdef int q, s, n, f = p.tricks_left, k
-    cdef uint32_t mine
+    cdef int q, s, n, f = p.tricks_left
+    cdef int tbest[4]
     for s in range(NSUITS):
         lost[s] = 0
     if p.hand[t][TRUMP]:
         return 0
+    for s in range(4):
+        tbest[s] = tc_msb(p.hand[t][s]) if p.hand[t][s] else -1
     for q in range(p.np):
         if q == t:
             continue
-        n = tc_popcount(p.hand[q][TRUMP])
-        for s in range(4):
-            mine = p.hand[t][s]
-            if mine:
-                k = tc_msb(mine) + 1
-                n += tc_popcount(p.hand[q][s] >> (k if k > NO_REL else NO_REL))
-            else:
-                n += tc_popcount(p.hand[q][s])
+        n = safe_leads(p.hand[q], tbest)
         if n < f:
             f = n
     cheapest_cards(p, t, f, lost)
@@ -1865,18 +1872,6 @@ cdef inline void cheapest_cards(Pos* p, int t, int k, uint32_t* lost) noexcept n
             if k > 0 and (p.hand[t][s] >> q) & 1:
                 lost[s] |= 1u << q
                 k -= 1
-
-
-cdef inline int safe_leads(uint32_t* h, int* tbest) noexcept nogil:
-    """A defender's leads that a taker out of trumps cannot win: trumps, cards
-    of the suits he lacks, honours above his best card of a suit."""
-    cdef int s, n = tc_popcount(h[TRUMP])
-    for s in range(4):
-        if tbest[s] < 0:
-            n += tc_popcount(h[s])
-        else:
-            n += tc_popcount(h[s] >> (tbest[s] + 1 if tbest[s] >= NO_REL else NO_REL))
-    return n
 
 
 cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, int ldr, int lead,
