@@ -1818,9 +1818,10 @@ cdef inline int safe_leads(uint32_t* h, int* tbest) noexcept nogil:
     return n
 
 
-cdef inline int lead_control(Pos* p, int t, uint32_t* lost) noexcept nogil:
+cdef inline int lead_control(Pos* p, int t, int* tbest, uint32_t* lost) noexcept nogil:
     """Tricks the defence surely wins in a row from now, on lead against the
-    taker ``t``, alone in his camp and out of trumps (0 where he holds one).
+    taker ``t``, alone in his camp and out of trumps (``tbest``: his best card
+    of each suit, -1 where he lacks it).
 
     A defender's safe leads are his trumps, his cards of the suits the
     taker lacks and his honours above the taker's best card of a suit: the
@@ -1832,14 +1833,7 @@ cdef inline int lead_control(Pos* p, int t, uint32_t* lost) noexcept nogil:
     rests on no plain rank: counting the low cards above the taker's best
     cost nodes through the table.)  ``lost`` gets the taker's cheapest
     cards, that many: his cards in those tricks are worth no less."""
-    cdef int q, s, n, f = p.tricks_left
-    cdef int tbest[4]
-    for s in range(NSUITS):
-        lost[s] = 0
-    if p.hand[t][TRUMP]:
-        return 0
-    for s in range(4):
-        tbest[s] = tc_msb(p.hand[t][s]) if p.hand[t][s] else -1
+    cdef int q, n, f = p.tricks_left
     for q in range(p.np):
         if q == t:
             continue
@@ -1892,31 +1886,9 @@ cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, in
         q = (ldr + i) % p.np
         if q == t:
             continue
-        if h[q][lead]:
-            m = h[q][lead]
-            if lead == TRUMP and tc_msb(m) > wbit:
-                # must overtrump: his lowest trump that does
-                c = tc_ctz(m >> (wbit + 1)) + wbit + 1
-            else:
-                c = tc_ctz(m)
-            h[q][lead] &= ~(1u << c)
-            if lead < TRUMP:
-                others = 1
-            if (lead == TRUMP or not wtrump) and c > wbit:
-                w = q
-                wbit = c
-        elif h[q][TRUMP]:
-            m = h[q][TRUMP]
-            if wtrump and tc_msb(m) > wbit:
-                c = tc_ctz(m >> (wbit + 1)) + wbit + 1
-            else:
-                c = tc_ctz(m)
-            h[q][TRUMP] &= ~(1u << c)
-            if not wtrump or c > wbit:
-                w = q
-                wbit = c
-                wtrump = 1
-        else:
+        s = lead if h[q][lead] else TRUMP
+        m = h[q][s]
+        if not m:
             most = -1
             c = -1
             for s in range(4):
@@ -1926,6 +1898,19 @@ cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, in
                     c = s
             if c >= 0:
                 h[q][c] &= h[q][c] - 1
+            continue
+        if s == TRUMP and wtrump and tc_msb(m) > wbit:
+            # must overtrump: his lowest trump that does
+            c = tc_ctz(m >> (wbit + 1)) + wbit + 1
+        else:
+            c = tc_ctz(m)
+        h[q][s] &= ~(1u << c)
+        if s < TRUMP:
+            others = 1
+        if (s == TRUMP) > wtrump or ((s == TRUMP) == wtrump and c > wbit):
+            w = q
+            wbit = c
+            wtrump = s == TRUMP
     winner[0] = w
     if wtrump:
         return NO_REL
@@ -1936,10 +1921,11 @@ cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, in
     return wbit if others and wbit < NO_REL else NO_REL
 
 
-cdef inline int lead_chain(Pos* p, int t, int* rel) noexcept nogil:
+cdef inline int lead_chain(Pos* p, int t, int* tbest_now, int* rel) noexcept nogil:
     """Tricks the defence surely wins in a row from now, on lead against the
-    taker ``t``, alone in his camp and out of trumps (0 where he holds one),
-    the lead passing between the defenders as their cards decide.
+    taker ``t``, alone in his camp and out of trumps (``tbest_now`` as for
+    :func:`lead_control`), the lead passing between the defenders as their
+    cards decide.
 
     A concrete line of the defence (:func:`chain_trick`): each trick, the
     leader leads his highest or his lowest card of a suit or of the trumps,
@@ -1963,11 +1949,8 @@ cdef inline int lead_chain(Pos* p, int t, int* rel) noexcept nogil:
     cdef int ex = p.excuse_owner == t
     for s in range(4):
         rel[s] = NO_REL
-    if p.hand[t][TRUMP]:
-        return 0
-    for s in range(4):
         tlen[s] = tc_popcount(p.hand[t][s])
-        tbest[s] = tc_msb(p.hand[t][s]) if tlen[s] else -1
+        tbest[s] = tbest_now[s]
     for q in range(p.np):
         for s in range(NSUITS):
             h[q][s] = p.hand[q][s]
@@ -2005,6 +1988,14 @@ cdef inline int lead_chain(Pos* p, int t, int* rel) noexcept nogil:
     return k
 
 
+cdef inline int run_bound(Pos* p, ValueCounts* vc, int rem, int noud, int c_oud, uint32_t* masters,
+                          int t, int k, uint32_t* lost) noexcept nogil:
+    """The high bound where the defence wins the next ``k`` tricks, ``lost``
+    the taker's cards among them (``c_oud``: camp_sure's oudlers, no plan's)."""
+    cdef int v = camp_bound(p, vc, rem, 0, k * p.np, k, &c_oud, masters, t, lost, 0)
+    return p.taker_hp + rem - v - p.tgt[p.fixed + noud - c_oud]
+
+
 cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, int alpha,
                              int beta) noexcept nogil:
     """Bounds on the final value at a trick start, from what each camp is sure of.
@@ -2021,9 +2012,10 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
     the defence's plan, not computed (``hi`` gets INF) when the low bound
     already reaches ``beta``; where the defence leads against a taker out
     of trumps and that bound is above ``alpha``, also the tricks it wins in
-    a row (:func:`lead_control`, then :func:`lead_chain`).  ``rel`` gets the plain ranks the leader's
-    plan rests on, ``trel`` those of :func:`later_cash` where the low bound
-    rests on it (else NO_REL), ``hrel`` those the high bound rests on.
+    a row (:func:`lead_control`, then :func:`lead_chain`).  ``rel`` gets the
+    plain ranks the leader's plan rests on, ``trel`` those of
+    :func:`later_cash` where the low bound rests on it (else NO_REL),
+    ``hrel`` those the high bound rests on.
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, nlead, c, k, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
@@ -2033,6 +2025,7 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
     cdef uint32_t lmasters[MAXP]
     cdef uint32_t* lm
     cdef int l_sure, l_nsure, l_oud, kp
+    cdef int tbest[4]
     cdef uint32_t cashed[NSUITS]
     cdef uint32_t lost[NSUITS]
     cdef uint32_t mt, other_t, tried
@@ -2152,28 +2145,28 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
             for k in range(4):
                 hrel[k] = rel[k] if c == lead_camp else NO_REL
             tseat = lone_taker(p) if c == lead_camp and hi[0] > alpha else -1
-            if tseat >= 0:
+            if tseat >= 0 and not p.hand[tseat][TRUMP]:
                 # the defence on lead against a taker out of trumps: its safe
                 # leads; where that does not cut, a line passing the lead
-                # between defenders (kp: its count, once computed)
-                k = lead_control(p, tseat, lost)
-                kp = -1
-                while True:
-                    if k > 0:
-                        # (c_oud: camp_sure's oudlers, no plan's)
-                        v = camp_bound(p, vc, rem, 0, k * p.np, k, &c_oud, masters, tseat, lost, 0)
-                        lo2 = p.taker_hp + rem - v - p.tgt[p.fixed + noud - c_oud]
+                # between defenders
+                for k in range(4):
+                    tbest[k] = tc_msb(p.hand[tseat][k]) if p.hand[tseat][k] else -1
+                k = lead_control(p, tseat, tbest, lost)
+                if k > 0:
+                    lo2 = run_bound(p, vc, rem, noud, c_oud, masters, tseat, k, lost)
+                    if lo2 < hi[0]:
+                        hi[0] = lo2
+                        for bit in range(4):
+                            hrel[bit] = NO_REL
+                if hi[0] > alpha:
+                    kp = lead_chain(p, tseat, tbest, rel2)
+                    if kp > k:
+                        cheapest_cards(p, tseat, kp, lost)
+                        lo2 = run_bound(p, vc, rem, noud, c_oud, masters, tseat, kp, lost)
                         if lo2 < hi[0]:
                             hi[0] = lo2
                             for bit in range(4):
-                                hrel[bit] = rel2[bit] if kp >= 0 else NO_REL
-                    if kp >= 0 or hi[0] <= alpha:
-                        break
-                    kp = lead_chain(p, tseat, rel2)
-                    if kp <= k:
-                        break
-                    k = kp
-                    cheapest_cards(p, tseat, k, lost)
+                                hrel[bit] = rel2[bit]
 
 
 # ---------------------------------------------------------------------------
