@@ -1869,19 +1869,23 @@ cdef inline void cheapest_cards(Pos* p, int t, int k, uint32_t* lost) noexcept n
 
 
 cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, int ldr, int lead,
-                            int bit, int* winner) noexcept nogil:
-    """Play out one trick of :func:`lead_chain` on the defenders' hands ``h``:
-    the leader ``ldr``'s card ``bit`` of suit ``lead``, then each defender in
+                            int bit, int* winner, int* wsuit, int* wcard, bint apply) noexcept nogil:
+    """One trick of :func:`lead_chain` on the defenders' hands ``h``: the
+    leader ``ldr``'s card ``bit`` of suit ``lead``, then each defender in
     turn his lowest legal card (the lowest of the suit led; void, the lowest
     trump that overtrumps the best so far, else his lowest trump; void in
     trumps too, a discard: his lowest card of a suit the taker holds, else
-    of his longest suit).  ``winner`` gets the defender who wins; returns the
-    rank the trick rests on in the suit led (NO_REL if none: won by a trump,
-    or by a card of a suit nobody else played), or -1 where the taker could
-    win it (a plain card not above his best of its suit)."""
+    of his longest suit), taken out of ``h`` with ``apply``.  ``winner``
+    gets the defender who wins, ``wsuit`` and ``wcard`` the card he plays;
+    returns the rank the trick rests on in the suit led (NO_REL if none:
+    won by a trump, or by a card of a suit nobody else played), or -1 where
+    the taker could win it (a plain card not above his best of its suit)."""
     cdef int i, q, w = ldr, wbit = bit, wtrump = lead == TRUMP, c, s, most, n, others = 0
     cdef uint32_t m
-    h[w][lead] &= ~(1u << bit)
+    wsuit[0] = lead
+    wcard[0] = bit
+    if apply:
+        h[w][lead] &= ~(1u << bit)
     for i in range(1, p.np):
         q = (ldr + i) % p.np
         if q == t:
@@ -1889,28 +1893,32 @@ cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, in
         s = lead if h[q][lead] else TRUMP
         m = h[q][s]
         if not m:
-            most = -1
-            c = -1
-            for s in range(4):
-                n = tc_popcount(h[q][s]) + (16 if tbest[s] >= 0 else 0)
-                if h[q][s] and n > most:
-                    most = n
-                    c = s
-            if c >= 0:
-                h[q][c] &= h[q][c] - 1
+            if apply:
+                most = -1
+                c = -1
+                for s in range(4):
+                    n = tc_popcount(h[q][s]) + (16 if tbest[s] >= 0 else 0)
+                    if h[q][s] and n > most:
+                        most = n
+                        c = s
+                if c >= 0:
+                    h[q][c] &= h[q][c] - 1
             continue
         if s == TRUMP and wtrump and tc_msb(m) > wbit:
             # must overtrump: his lowest trump that does
             c = tc_ctz(m >> (wbit + 1)) + wbit + 1
         else:
             c = tc_ctz(m)
-        h[q][s] &= ~(1u << c)
+        if apply:
+            h[q][s] &= ~(1u << c)
         if s < TRUMP:
             others = 1
         if (s == TRUMP) > wtrump or ((s == TRUMP) == wtrump and c > wbit):
             w = q
             wbit = c
             wtrump = s == TRUMP
+            wsuit[0] = s
+            wcard[0] = c
     winner[0] = w
     if wtrump:
         return NO_REL
@@ -1942,10 +1950,10 @@ cdef inline int lead_chain(Pos* p, int t, int* tbest_now, int* rel) noexcept nog
     another card of its suit (lower cards may be swapped between hands: the
     line still holds)."""
     cdef uint32_t h[MAXP][NSUITS]
-    cdef uint32_t g[MAXP][NSUITS]
+    cdef uint32_t g[NSUITS]
     cdef int tbest[4]   # his best card of a suit he may still hold, else -1
     cdef int tlen[4]    # his cards of a suit less its leads so far
-    cdef int q, s, k = 0, bit, side, r, w, score, best, bw, br, bs, bb
+    cdef int q, s, k = 0, bit, side, r, w, score, best, bw, br, bs, bb, ws, wc
     cdef int ex = p.excuse_owner == t
     for s in range(4):
         rel[s] = NO_REL
@@ -1964,12 +1972,13 @@ cdef inline int lead_chain(Pos* p, int t, int* tbest_now, int* rel) noexcept nog
                 bit = tc_msb(h[w][s]) if side == 0 else tc_ctz(h[w][s])
                 if side == 1 and bit == tc_msb(h[w][s]):
                     break
-                for q in range(p.np):
-                    g[q] = h[q]
-                r = chain_trick(p, t, g, tbest, w, s, bit, &bw)
+                r = chain_trick(p, t, h, tbest, w, s, bit, &bw, &ws, &wc, 0)
                 if r < 0:
                     continue
-                score = safe_leads(g[bw], tbest)
+                # the winner's hand after the trick
+                g = h[bw]
+                g[ws] &= ~(1u << wc)
+                score = safe_leads(g, tbest)
                 if score > best:
                     best = score
                     bs = s
@@ -1977,7 +1986,7 @@ cdef inline int lead_chain(Pos* p, int t, int* tbest_now, int* rel) noexcept nog
                     br = r
         if best < 0:
             break
-        r = chain_trick(p, t, h, tbest, w, bs, bb, &w)
+        r = chain_trick(p, t, h, tbest, w, bs, bb, &w, &ws, &wc, 1)
         if bs < TRUMP:
             if br < rel[bs]:
                 rel[bs] = br
@@ -1996,8 +2005,113 @@ cdef inline int run_bound(Pos* p, ValueCounts* vc, int rem, int noud, int c_oud,
     return p.taker_hp + rem - v - p.tgt[p.fixed + noud - c_oud]
 
 
-cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, int alpha,
-                             int beta) noexcept nogil:
+cdef inline int draw_trick(int np, uint32_t* tr, int t, int L, bint ex, int* played) noexcept nogil:
+    """The trumps of one trick of :func:`drawn_bound`, taken out of the
+    trump hands ``tr``: the leader ``L``, a defender, leads his highest
+    trump, above all the trumps of the taker ``t``, who plays his lowest
+    (or with ``ex`` his Excuse: -1); the other defenders their lowest legal
+    trumps (the lowest that overtrumps where they must).  ``played[q]``
+    gets seat ``q``'s trump (-1: none); returns the winner, or -1 where the
+    leader cannot draw."""
+    cdef int i, q, top, w = L
+    cdef uint32_t m = tr[L]
+    if L == t or not m or tc_msb(m) < tc_msb(tr[t]):
+        return -1
+    for i in range(np):
+        q = L + i - (np if L + i >= np else 0)
+        m = tr[q]
+        played[q] = -1
+        if not m or (q == t and ex):
+            continue
+        if i == 0:
+            top = tc_msb(m)
+        elif q != t and tc_msb(m) > top:
+            top = tc_ctz(m >> (top + 1)) + top + 1
+            w = q
+        else:
+            played[q] = tc_ctz(m)
+            tr[q] &= m - 1
+            continue
+        played[q] = top
+        tr[q] &= ~(1u << top)
+    return w
+
+
+cdef int drawn_bound(Pos* p, int t, bint ex, int alpha, int beta, int* hrel) noexcept nogil:
+    """The high bound after the defence, on lead, draws the trumps of the
+    taker ``t`` (alone in his camp), or INF where it cannot: tricks of
+    :func:`draw_trick` until he holds none, the winner leading the next,
+    the defenders without trumps discarding their lowest card of a suit
+    the taker holds, else of their longest suit.  He must play a trump
+    each time (or, ``ex``, his Excuse in the first one, then one trick
+    more is needed) and cannot win: whichever of his trumps he plays, the
+    defenders' cards and the position once he has none are the same, and
+    the bound of that position (:func:`sure_bounds`, where the defence's
+    runs against a taker out of trumps apply) holds here.  ``hrel`` gets
+    the ranks it rests on."""
+    cdef int n = 0, v = INF, lo2, q, i, s, k, most, c, L = p.leader
+    cdef bint first = ex
+    cdef int rel_a[4]
+    cdef int rel_b[4]
+    cdef int played[MAXP]
+    cdef uint32_t tr[MAXP]
+    # first on the trumps alone (they decide each trick and its winner)
+    for q in range(p.np):
+        tr[q] = p.hand[q][TRUMP]
+    while tr[t]:
+        L = draw_trick(p.np, tr, t, L, first, played)
+        first = 0
+        if L < 0:
+            return INF
+    first = ex
+    while p.hand[t][TRUMP]:
+        for q in range(p.np):
+            tr[q] = p.hand[q][TRUMP]
+        draw_trick(p.np, tr, t, p.leader, first, played)
+        for i in range(p.np):
+            q = seat_at(p, p.ntrick)
+            if played[q] >= 0:
+                c = 56 + played[q]
+            elif q == t:
+                c = EXCUSE
+            else:
+                most = -1
+                c = EXCUSE
+                for s in range(4):
+                    k = tc_popcount(p.hand[q][s]) + (16 if p.hand[t][s] else 0)
+                    if p.hand[q][s] and k > most:
+                        most = k
+                        c = card_of(s, tc_ctz(p.hand[q][s]))
+            make(p, c)
+            n += 1
+        first = 0
+    sure_bounds(p, &lo2, &v, rel_a, rel_b, hrel, alpha, beta, 1)
+    while n > 0:
+        unmake(p)
+        n -= 1
+    return v
+
+
+cdef int drawn_high(Pos* p, int alpha, int beta, int* hrel) noexcept nogil:
+    """:func:`drawn_bound` at a trick start where the defence leads against
+    a taker alone in his camp who holds trumps (else INF): the worse for
+    the defence of his keeping his Excuse through the drawing and his
+    playing it there."""
+    cdef int t = lone_taker(p), v, v2
+    cdef int rel2[4]
+    if t < 0 or p.camp[p.leader] or not p.hand[t][TRUMP]:
+        return INF
+    v = drawn_bound(p, t, 0, alpha, beta, hrel)
+    if v < INF and p.excuse_owner == t:
+        v2 = drawn_bound(p, t, 1, alpha, beta, rel2)
+        if v2 > v:
+            v = v2
+        rel_union(hrel, rel2)
+    return v
+
+
+cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, int alpha,
+                      int beta, bint hi_only=0, bint draw=0) noexcept nogil:
     """Bounds on the final value at a trick start, from what each camp is sure of.
 
     For each camp, a plan that needs no search: win the tricks its trumps
@@ -2015,7 +2129,11 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
     a row (:func:`lead_control`, then :func:`lead_chain`).  ``rel`` gets the
     plain ranks the leader's plan rests on, ``trel`` those of
     :func:`later_cash` where the low bound rests on it (else NO_REL),
-    ``hrel`` those the high bound rests on.
+    ``hrel`` those the high bound rests on.  With ``hi_only``, the high
+    bound alone (``lo`` gets -INF); with ``draw``, also the defence's
+    drawing of the taker's trumps (:func:`drawn_high`), which the search
+    asks for only where the table does not cut (it costs a trick played
+    out and the bounds after it).
     """
     cdef int rem, noud, s_oud, sure, ncash = 0, cpts = 0, coud = 0, nlead, c, k, lead_camp = p.camp[p.leader]
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
@@ -2034,10 +2152,19 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
     cdef int rel3[4]
     remaining(p, vc, &rem, &noud)
     trump_key(p, &tk0, &tk1)
-    ncash = cash_plain(p, p.leader, &cpts, &coud, rel, cashed, &nlead)
+    if hi_only:
+        # (after the drawing: the runs against a taker out of trumps matter)
+        nlead = 0
+        for k in range(NSUITS):
+            cashed[k] = 0
+            if k < 4:
+                rel[k] = NO_REL
+    else:
+        ncash = cash_plain(p, p.leader, &cpts, &coud, rel, cashed, &nlead)
     for k in range(4):
         trel[k] = NO_REL
-    for c in range(1, -1, -1):
+    lo[0] = -INF
+    for c in range(0 if hi_only else 1, -1, -1):
         sure = sure_trumps(p, c, &s_oud, &nsure, masters, 1, tk0, tk1)
         c_oud = s_oud   # camp_sure's oudlers, before any plan's
         if c == lead_camp:
@@ -2167,6 +2294,12 @@ cdef inline void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int*
                             hi[0] = lo2
                             for bit in range(4):
                                 hrel[bit] = rel2[bit]
+            elif tseat >= 0 and draw:
+                lo2 = drawn_high(p, alpha, beta, rel2)
+                if lo2 < hi[0]:
+                    hi[0] = lo2
+                    for bit in range(4):
+                        hrel[bit] = rel2[bit]
 
 
 # ---------------------------------------------------------------------------
@@ -2573,6 +2706,16 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                 if narrowed:
                     mask_rel(p, &key, emask, erel)
                 tt_move = abs_move(p, e.move)
+        if S.use_bounds and hi > alpha:
+            # the defence's drawing of the taker's trumps, where the table
+            # has not cut (narrowed: hi is the table's)
+            v = drawn_high(p, alpha, beta, crel)
+            if v <= alpha:
+                for s in range(4):
+                    rel[s] = crel[s]
+                if narrowed:
+                    rel_union(rel, erel)
+                return v
     nodes0 = S.nodes
     seat = seat_at(p, p.ntrick)
     maximize = p.camp[seat]
@@ -2903,7 +3046,7 @@ cdef class Core:
         cdef int rel2[4]
         cdef int rel3[4]
         if sure and self.S.p.ntrick == 0 and self.S.p.tricks_left > 0 and self.S.use_bounds:
-            sure_bounds(&self.S.p, &lo, &hi, rel, rel2, rel3, -INF, INF)
+            sure_bounds(&self.S.p, &lo, &hi, rel, rel2, rel3, -INF, INF, 0, 1)
         else:
             static_bounds(&self.S.p, &lo, &hi)
         return lo, hi

@@ -1177,6 +1177,24 @@ def test_defence_line_passing_the_lead(solver: Solver) -> None:
     assert sure_bounds(solver, st)[1] == -76 >= minimax(st) == -82
 
 
+def test_defence_draws_the_taker_trumps_first(solver: Solver) -> None:
+    # seat 0 leads the 12, seat 1 must overtrump with the 20 and the taker
+    # must give his only trump; out of trumps, he cannot stop the hearts
+    # (-86 without the drawing)
+    st = built(("T12 KH QH 4C", "T20 1H 2H 3H", "4H 5H 6H 5C", "T5 1C 2C 3C"), 3, 0)
+    assert sure_bounds(solver, st)[1] == minimax(st) == -112
+    # with his Excuse he may give it in the first round and keep his trump:
+    # the 19 draws that in a second one (-64 without the drawing)
+    st = built(("T12 KH QH 4C", "T20 T19 1H 2H", "4H 5H 6H 5C", "T5 1C 2C EX"), 3, 0)
+    assert sure_bounds(solver, st)[1] == -93 >= minimax(st) == -94
+    # without a second round he keeps his trump: no drawing
+    st = built(("T12 KH QH 4C", "T20 1H 2H 3H", "4H 5H 6H 5C", "T5 1C 2C EX"), 3, 0)
+    assert sure_bounds(solver, st)[1] == -64 >= minimax(st) == -84
+    # nor where the leader's best trump is below his
+    st = built(("T12 KH QH 4C", "T20 1H 2H 3H", "4H 5H 6H 5C", "T13 1C 2C 3C"), 3, 0)
+    assert sure_bounds(solver, st)[1] == -86 >= minimax(st) == -112
+
+
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
     # the same solver, never cleared, solves unrelated positions in any order
     states = endgames(11, 60)
