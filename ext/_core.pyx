@@ -2008,24 +2008,36 @@ cdef inline int run_bound(Pos* p, ValueCounts* vc, int rem, int noud, int c_oud,
 cdef inline int draw_trick(int np, uint32_t* tr, int t, int L, bint ex, int* played) noexcept nogil:
     """The trumps of one trick of :func:`drawn_bound`, taken out of the
     trump hands ``tr``: the leader ``L``, a defender, leads his highest
-    trump, above all the trumps of the taker ``t``, who plays his lowest
-    (or with ``ex`` his Excuse: -1); the other defenders their lowest legal
-    trumps (the lowest that overtrumps where they must).  ``played[q]``
-    gets seat ``q``'s trump (-1: none); returns the winner, or -1 where the
-    leader cannot draw."""
-    cdef int i, q, top, w = L
-    cdef uint32_t m = tr[L]
-    if L == t or not m or tc_msb(m) < tc_msb(tr[t]):
+    trump; each defender before the taker ``t`` his lowest trump above all
+    of the taker's (and above the best so far) where the best so far is
+    not, else his lowest legal trump (the lowest that overtrumps where he
+    must); the taker, who can then beat nothing, his lowest (or with ``ex``
+    his Excuse: -1); the defenders after him their lowest legal trumps.
+    ``played[q]`` gets seat ``q``'s trump (-1: none); returns the winner, or
+    -1 where the best trump before the taker's turn is not above his."""
+    cdef int i, q, top = -1, w = L, his = tc_msb(tr[t])
+    cdef uint32_t m
+    if L == t or not tr[L]:
         return -1
     for i in range(np):
         q = L + i - (np if L + i >= np else 0)
         m = tr[q]
         played[q] = -1
-        if not m or (q == t and ex):
+        if q == t:
+            if top < his:
+                return -1
+            if not ex:
+                played[q] = tc_ctz(m)
+                tr[q] &= m - 1
+            continue
+        if not m:
             continue
         if i == 0:
             top = tc_msb(m)
-        elif q != t and tc_msb(m) > top:
+        elif top < his and tc_msb(m) > his:
+            top = tc_ctz(m >> (his + 1)) + his + 1
+            w = q
+        elif tc_msb(m) > top:
             top = tc_ctz(m >> (top + 1)) + top + 1
             w = q
         else:

@@ -1190,8 +1190,13 @@ def test_defence_draws_the_taker_trumps_first(solver: Solver) -> None:
     # without a second round he keeps his trump: no drawing
     st = built(("T12 KH QH 4C", "T20 1H 2H 3H", "4H 5H 6H 5C", "T5 1C 2C EX"), 3, 0)
     assert sure_bounds(solver, st)[1] == -64 >= minimax(st) == -84
-    # nor where the leader's best trump is below his
-    st = built(("T12 KH QH 4C", "T20 1H 2H 3H", "4H 5H 6H 5C", "T13 1C 2C 3C"), 3, 0)
+    # the leader's best trump is below his, but seat 1, before him, covers
+    # it with the 20 rather than overtrump with the 14
+    st = built(("T12 KH QH 4C", "T20 T14 1H 2H", "4H 5H 6H 5C", "T15 1C 2C 3C"), 3, 0)
+    assert sure_bounds(solver, st)[1] == minimax(st) == -112
+    # not with the 20 after him: the drawing needs a trump above his
+    # before his turn
+    st = built(("T12 KH QH 4C", "T15 1C 2C 3C", "T20 1H 2H 3H", "4H 5H 6H 5C"), 1, 0)
     assert sure_bounds(solver, st)[1] == -86 >= minimax(st) == -112
 
 
