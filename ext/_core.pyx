@@ -2164,15 +2164,7 @@ cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, 
     cdef int rel3[4]
     remaining(p, vc, &rem, &noud)
     trump_key(p, &tk0, &tk1)
-    if hi_only:
-        # (after the drawing: the runs against a taker out of trumps matter)
-        nlead = 0
-        for k in range(NSUITS):
-            cashed[k] = 0
-            if k < 4:
-                rel[k] = NO_REL
-    else:
-        ncash = cash_plain(p, p.leader, &cpts, &coud, rel, cashed, &nlead)
+    ncash = cash_plain(p, p.leader, &cpts, &coud, rel, cashed, &nlead)
     for k in range(4):
         trel[k] = NO_REL
     lo[0] = -INF
