@@ -1868,6 +1868,25 @@ cdef inline void cheapest_cards(Pos* p, int t, int k, uint32_t* lost) noexcept n
                 k -= 1
 
 
+cdef inline int lowest_above(uint32_t m, int b) noexcept nogil:
+    """The lowest bit of ``m`` above bit ``b`` (``m`` must hold one)."""
+    return tc_ctz(m >> (b + 1)) + b + 1
+
+
+cdef inline int discard_suit(uint32_t* h, uint32_t taker_suits) noexcept nogil:
+    """The suit a defender without the suit led nor a trump discards from in
+    the defence's lines (:func:`chain_trick`, :func:`drawn_bound`): a suit
+    the taker holds (bit ``s`` of ``taker_suits``), else his longest; -1
+    where he holds no plain card.  The lowest card of it goes."""
+    cdef int s, n, most = -1, c = -1
+    for s in range(4):
+        n = tc_popcount(h[s]) + (16 if (taker_suits >> s) & 1 else 0)
+        if h[s] and n > most:
+            most = n
+            c = s
+    return c
+
+
 cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, int ldr, int lead,
                             int bit, int* winner, int* wsuit, int* wcard, bint apply) noexcept nogil:
     """One trick of :func:`lead_chain` on the defenders' hands ``h``: the
@@ -1880,8 +1899,11 @@ cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, in
     returns the rank the trick rests on in the suit led (NO_REL if none:
     won by a trump, or by a card of a suit nobody else played), or -1 where
     the taker could win it (a plain card not above his best of its suit)."""
-    cdef int i, q, w = ldr, wbit = bit, wtrump = lead == TRUMP, c, s, most, n, others = 0
-    cdef uint32_t m
+    cdef int i, q, w = ldr, wbit = bit, wtrump = lead == TRUMP, c, s, others = 0
+    cdef uint32_t m, taker_suits = 0
+    for s in range(4):
+        if tbest[s] >= 0:
+            taker_suits |= 1u << s
     wsuit[0] = lead
     wcard[0] = bit
     if apply:
@@ -1894,19 +1916,13 @@ cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, in
         m = h[q][s]
         if not m:
             if apply:
-                most = -1
-                c = -1
-                for s in range(4):
-                    n = tc_popcount(h[q][s]) + (16 if tbest[s] >= 0 else 0)
-                    if h[q][s] and n > most:
-                        most = n
-                        c = s
+                c = discard_suit(h[q], taker_suits)
                 if c >= 0:
                     h[q][c] &= h[q][c] - 1
             continue
         if s == TRUMP and wtrump and tc_msb(m) > wbit:
             # must overtrump: his lowest trump that does
-            c = tc_ctz(m >> (wbit + 1)) + wbit + 1
+            c = lowest_above(m, wbit)
         else:
             c = tc_ctz(m)
         if apply:
@@ -2035,10 +2051,10 @@ cdef inline int draw_trick(int np, uint32_t* tr, int t, int L, bint ex, int* pla
         if i == 0:
             top = tc_msb(m)
         elif top < his and tc_msb(m) > his:
-            top = tc_ctz(m >> (his + 1)) + his + 1
+            top = lowest_above(m, his)
             w = q
         elif tc_msb(m) > top:
-            top = tc_ctz(m >> (top + 1)) + top + 1
+            top = lowest_above(m, top)
             w = q
         else:
             played[q] = tc_ctz(m)
@@ -2061,8 +2077,9 @@ cdef int drawn_bound(Pos* p, int t, bint ex, int alpha, int beta, int* hrel) noe
     the bound of that position (:func:`sure_bounds`, where the defence's
     runs against a taker out of trumps apply) holds here.  ``hrel`` gets
     the ranks it rests on."""
-    cdef int n = 0, v = INF, lo2, q, i, s, k, most, c, L = p.leader
+    cdef int n = 0, v = INF, lo2, q, i, s, c, L = p.leader
     cdef bint first = ex
+    cdef uint32_t taker_suits = 0
     cdef int rel_a[4]
     cdef int rel_b[4]
     cdef int played[MAXP]
@@ -2076,6 +2093,9 @@ cdef int drawn_bound(Pos* p, int t, bint ex, int alpha, int beta, int* hrel) noe
         if L < 0:
             return INF
     first = ex
+    for s in range(4):
+        if p.hand[t][s]:
+            taker_suits |= 1u << s
     while p.hand[t][TRUMP]:
         for q in range(p.np):
             tr[q] = p.hand[q][TRUMP]
@@ -2087,13 +2107,8 @@ cdef int drawn_bound(Pos* p, int t, bint ex, int alpha, int beta, int* hrel) noe
             elif q == t:
                 c = EXCUSE
             else:
-                most = -1
-                c = EXCUSE
-                for s in range(4):
-                    k = tc_popcount(p.hand[q][s]) + (16 if p.hand[t][s] else 0)
-                    if p.hand[q][s] and k > most:
-                        most = k
-                        c = card_of(s, tc_ctz(p.hand[q][s]))
+                s = discard_suit(p.hand[q], taker_suits)
+                c = card_of(s, tc_ctz(p.hand[q][s])) if s >= 0 else EXCUSE
             make(p, c)
             n += 1
         first = 0
