@@ -31,7 +31,7 @@ search below is fail-soft alpha-beta over single card plays with:
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t, uint8_t, int64_t, uintptr_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from libc.stdlib cimport calloc, free
 
 import threading
@@ -2021,27 +2021,33 @@ cdef inline int run_bound(Pos* p, ValueCounts* vc, int rem, int noud, int c_oud,
     return p.taker_hp + rem - v - p.tgt[p.fixed + noud - c_oud]
 
 
-cdef inline int draw_trick(int np, uint32_t* tr, int t, int L, bint ex, int* played) noexcept nogil:
+cdef inline int draw_trick(int np, uint32_t* tr, int t, int L, bint ex, uint32_t fol,
+                           int* played) noexcept nogil:
     """The trumps of one trick of :func:`drawn_bound`, taken out of the
     trump hands ``tr``: the leader ``L``, a defender, leads his highest
-    trump; each defender before the taker ``t`` his lowest trump above all
-    of the taker's (and above the best so far) where the best so far is
-    not, else his lowest legal trump (the lowest that overtrumps where he
-    must); the taker, who can then beat nothing, his lowest (or with ``ex``
-    his Excuse: -1); the defenders after him their lowest legal trumps.
+    trump, or with ``fol`` a plain card, which the seats of mask ``fol``
+    (he among them, not the taker) follow and the others must trump; each
+    defender who trumps, his lowest trump above all of the taker's (and
+    above the best so far) where the best so far is not, else his lowest
+    legal trump (the lowest that overtrumps where he must); the taker, who
+    can then beat nothing, his lowest (or with ``ex`` his Excuse: -1).
     ``played[q]`` gets seat ``q``'s trump (-1: none); returns the winner, or
-    -1 where the best trump before the taker's turn is not above his."""
+    -1 where no defender's trump beats all of the taker's, or where one
+    after him who does not must play one, so that which trumps he may play
+    would depend on the taker's."""
     cdef int i, q, top = -1, w = L, his = tc_msb(tr[t])
+    cdef bint after = 0
     cdef uint32_t m
-    if L == t or not tr[L]:
+    if L == t or not (fol or tr[L]):
         return -1
     for i in range(np):
         q = L + i - (np if L + i >= np else 0)
         m = tr[q]
         played[q] = -1
+        if (fol >> q) & 1:
+            continue
         if q == t:
-            if top < his:
-                return -1
+            after = 1
             if not ex:
                 played[q] = tc_ctz(m)
                 tr[q] &= m - 1
@@ -2053,6 +2059,8 @@ cdef inline int draw_trick(int np, uint32_t* tr, int t, int L, bint ex, int* pla
         elif top < his and tc_msb(m) > his:
             top = lowest_above(m, his)
             w = q
+        elif after and top < his:
+            return -1
         elif tc_msb(m) > top:
             top = lowest_above(m, top)
             w = q
@@ -2062,72 +2070,108 @@ cdef inline int draw_trick(int np, uint32_t* tr, int t, int L, bint ex, int* pla
             continue
         played[q] = top
         tr[q] &= ~(1u << top)
+    return w if top > his else -1
+
+
+cdef int draw_play(int np, uint32_t (*h)[NSUITS], int t, int L, bint ex, int lead,
+                   uint32_t taker_suits, int* cards) noexcept nogil:
+    """One trick of :func:`draw_line` on the hands ``h``, the leader ``L``
+    leading trumps (``lead`` TRUMP: his highest) or his lowest card of the
+    plain suit ``lead``: the trumps of :func:`draw_trick`, the seats that
+    hold the suit led their lowest card of it, the defenders without it
+    nor a trump their lowest card of a suit the taker holds (bit ``s`` of
+    ``taker_suits``), else of their longest suit.  The cards, in the order
+    played, go to ``cards`` and out of ``h``; returns the winner, or -1
+    where :func:`draw_trick` cannot."""
+    cdef uint32_t tr[MAXP]
+    cdef int played[MAXP]
+    cdef uint32_t fol = 0
+    cdef int i, q, s, w
+    for q in range(np):
+        tr[q] = h[q][TRUMP]
+        if lead < TRUMP and h[q][lead]:
+            fol |= 1u << q
+    w = draw_trick(np, tr, t, L, ex, fol, played)
+    if w < 0:
+        return -1
+    for i in range(np):
+        q = L + i - (np if L + i >= np else 0)
+        if played[q] >= 0:
+            cards[i] = 56 + played[q]
+            h[q][TRUMP] &= ~(1u << played[q])
+            continue
+        s = lead if (fol >> q) & 1 else (-1 if q == t else discard_suit(h[q], taker_suits))
+        if s < 0:
+            cards[i] = EXCUSE
+        else:
+            cards[i] = card_of(s, tc_ctz(h[q][s]))
+            h[q][s] &= h[q][s] - 1
     return w
+
+
+cdef int draw_line(int np, uint32_t (*h)[NSUITS], int t, int L, bint ex, uint32_t taker_suits,
+                   int* seq, int n, int* budget) noexcept nogil:
+    """A line of :func:`draw_play` tricks, each won by a defender, until the
+    taker ``t`` holds no trump: in each trick the leader leads trumps, or
+    else a plain suit the taker lacks, which he must ruff (the first line
+    found, trumps tried first, at most ``budget`` tricks tried).  The cards
+    go to ``seq`` from ``n`` on; returns the number in it, or -1."""
+    cdef uint32_t h2[MAXP][NSUITS]
+    cdef int lead, w, r
+    if not h[t][TRUMP]:
+        return n
+    for lead in range(TRUMP, -1, -1):
+        if not h[L][lead] or (lead < TRUMP and (taker_suits >> lead) & 1) or budget[0] <= 0:
+            continue
+        budget[0] -= 1
+        memcpy(h2, h, sizeof(uint32_t) * NSUITS * np)
+        w = draw_play(np, h2, t, L, ex, lead, taker_suits, &seq[n])
+        if w >= 0:
+            r = draw_line(np, h2, t, w, 0, taker_suits, seq, n + np, budget)
+            if r >= 0:
+                return r
+    return -1
 
 
 cdef int drawn_bound(Pos* p, int t, bint ex, int alpha, int beta, int* hrel) noexcept nogil:
     """The high bound after the defence, on lead, draws the trumps of the
-    taker ``t`` (alone in his camp), or INF where it cannot: tricks of
-    :func:`draw_trick` until he holds none, the winner leading the next,
-    the defenders without trumps discarding their lowest card of a suit
-    the taker holds, else of their longest suit.  He must play a trump
-    each time (or, ``ex``, his Excuse in the first one, then one trick
-    more is needed) and cannot win: whichever of his trumps he plays, the
-    defenders' cards and the position once he has none are the same, and
-    the bound of that position (:func:`sure_bounds`, where the defence's
-    runs against a taker out of trumps apply) holds here.  ``hrel`` gets
-    the ranks it rests on."""
-    cdef int n = 0, v = INF, lo2, q, i, s, c, L = p.leader
-    cdef bint first = ex
+    taker ``t`` (alone in his camp), or INF where it cannot: the tricks of
+    :func:`draw_line`, each won by a defender.  He must play a trump in
+    each (or, ``ex``, his Excuse in the first, then one trick more is
+    needed) and cannot win it.  The defenders' cards do not depend on the
+    trumps he plays (each beats the highest he may still hold), so
+    whichever he plays, the defenders' cards and the position once he has
+    none are the same, and the bound of that position (:func:`sure_bounds`,
+    where the defence's runs against a taker out of trumps apply) holds
+    here.  ``hrel`` gets the ranks it rests on."""
+    cdef int n, i, q, s, v = INF, lo2, budget = 32
     cdef uint32_t taker_suits = 0
     cdef int rel_a[4]
     cdef int rel_b[4]
-    cdef int played[MAXP]
-    cdef uint32_t tr[MAXP]
-    # first on the trumps alone (they decide each trick and its winner)
-    for q in range(p.np):
-        tr[q] = p.hand[q][TRUMP]
-    while tr[t]:
-        L = draw_trick(p.np, tr, t, L, first, played)
-        first = 0
-        if L < 0:
-            return INF
-    first = ex
+    cdef int seq[MAXPLY]
+    cdef uint32_t h[MAXP][NSUITS]
     for s in range(4):
         if p.hand[t][s]:
             taker_suits |= 1u << s
-    while p.hand[t][TRUMP]:
-        for q in range(p.np):
-            tr[q] = p.hand[q][TRUMP]
-        draw_trick(p.np, tr, t, p.leader, first, played)
-        for i in range(p.np):
-            q = seat_at(p, p.ntrick)
-            if played[q] >= 0:
-                c = 56 + played[q]
-            elif q == t:
-                c = EXCUSE
-            else:
-                s = discard_suit(p.hand[q], taker_suits)
-                c = card_of(s, tc_ctz(p.hand[q][s])) if s >= 0 else EXCUSE
-            make(p, c)
-            n += 1
-        first = 0
+    for q in range(p.np):
+        for s in range(NSUITS):
+            h[q][s] = p.hand[q][s]
+    n = draw_line(p.np, h, t, p.leader, ex, taker_suits, seq, 0, &budget)
+    if n < 0:
+        return INF
+    for i in range(n):
+        make(p, seq[i])
     sure_bounds(p, &lo2, &v, rel_a, rel_b, hrel, alpha, beta, 1)
-    while n > 0:
+    for i in range(n):
         unmake(p)
-        n -= 1
     return v
 
 
-cdef int drawn_high(Pos* p, int alpha, int beta, int* hrel) noexcept nogil:
-    """:func:`drawn_bound` at a trick start where the defence leads against
-    a taker alone in his camp who holds trumps (else INF): the worse for
-    the defence of his keeping his Excuse through the drawing and his
-    playing it there."""
-    cdef int t = lone_taker(p), v, v2
+cdef int drawn_either(Pos* p, int t, int alpha, int beta, int* hrel) noexcept nogil:
+    """:func:`drawn_bound` for the worse, for the defence, of the taker's
+    keeping his Excuse through the drawing and his playing it there."""
+    cdef int v, v2
     cdef int rel2[4]
-    if t < 0 or p.camp[p.leader] or not p.hand[t][TRUMP]:
-        return INF
     v = drawn_bound(p, t, 0, alpha, beta, hrel)
     if v < INF and p.excuse_owner == t:
         v2 = drawn_bound(p, t, 1, alpha, beta, rel2)
@@ -2135,6 +2179,15 @@ cdef int drawn_high(Pos* p, int alpha, int beta, int* hrel) noexcept nogil:
             v = v2
         rel_union(hrel, rel2)
     return v
+
+
+cdef int drawn_high(Pos* p, int alpha, int beta, int* hrel) noexcept nogil:
+    """:func:`drawn_either` at a trick start where the defence leads against
+    a taker alone in his camp who holds trumps (else INF)."""
+    cdef int t = lone_taker(p)
+    if t < 0 or p.camp[p.leader] or not p.hand[t][TRUMP]:
+        return INF
+    return drawn_either(p, t, alpha, beta, hrel)
 
 
 cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, int alpha,
