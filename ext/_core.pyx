@@ -2144,12 +2144,18 @@ cdef int drawn_bound(Pos* p, int t, bint ex, int alpha, int beta, int* hrel) noe
     none are the same, and the bound of that position (:func:`sure_bounds`,
     where the defence's runs against a taker out of trumps apply) holds
     here.  ``hrel`` gets the ranks it rests on."""
-    cdef int n, i, q, s, v = INF, lo2, budget = 32
-    cdef uint32_t taker_suits = 0
+    cdef int n, i, q, s, v = INF, lo2, budget = 32, his = tc_msb(p.hand[t][TRUMP])
+    cdef uint32_t taker_suits = 0, above = 0
     cdef int rel_a[4]
     cdef int rel_b[4]
     cdef int seq[MAXPLY]
     cdef uint32_t h[MAXP][NSUITS]
+    # each trick spends a defender's trump above all of the taker's
+    for q in range(p.np):
+        if q != t:
+            above |= p.hand[q][TRUMP] >> (his + 1)
+    if tc_popcount(above) < tc_popcount(p.hand[t][TRUMP]) + ex:
+        return INF
     for s in range(4):
         if p.hand[t][s]:
             taker_suits |= 1u << s
