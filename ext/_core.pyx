@@ -2793,6 +2793,12 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                     rel[s] = crel[s]
                 if narrowed:
                     rel_union(rel, erel)
+                if S.use_table:
+                    # kept, unlike the sure bounds' cuts: it costs about
+                    # as much as a trick start searched
+                    tt_store(S, bucket, tag, &key,
+                             rel_mask(p, &key, rel) if S.use_partition else (1ULL << key.off[4]) - 1,
+                             -INF, v - p.taker_hp, 255, 0)
                 return v
     nodes0 = S.nodes
     seat = seat_at(p, p.ntrick)
