@@ -2173,11 +2173,15 @@ cdef int drawn_bound(Pos* p, int t, bint ex, int alpha, int beta, int* hrel) noe
     return v
 
 
-cdef int drawn_either(Pos* p, int t, int alpha, int beta, int* hrel) noexcept nogil:
-    """:func:`drawn_bound` for the worse, for the defence, of the taker's
-    keeping his Excuse through the drawing and his playing it there."""
-    cdef int v, v2
+cdef int drawn_high(Pos* p, int alpha, int beta, int* hrel) noexcept nogil:
+    """:func:`drawn_bound` at a trick start where the defence leads against
+    a taker alone in his camp who holds trumps (else INF): the worse for
+    the defence of his keeping his Excuse through the drawing and his
+    playing it there."""
+    cdef int t = lone_taker(p), v, v2
     cdef int rel2[4]
+    if t < 0 or p.camp[p.leader] or not p.hand[t][TRUMP]:
+        return INF
     v = drawn_bound(p, t, 0, alpha, beta, hrel)
     if v < INF and p.excuse_owner == t:
         v2 = drawn_bound(p, t, 1, alpha, beta, rel2)
@@ -2185,15 +2189,6 @@ cdef int drawn_either(Pos* p, int t, int alpha, int beta, int* hrel) noexcept no
             v = v2
         rel_union(hrel, rel2)
     return v
-
-
-cdef int drawn_high(Pos* p, int alpha, int beta, int* hrel) noexcept nogil:
-    """:func:`drawn_either` at a trick start where the defence leads against
-    a taker alone in his camp who holds trumps (else INF)."""
-    cdef int t = lone_taker(p)
-    if t < 0 or p.camp[p.leader] or not p.hand[t][TRUMP]:
-        return INF
-    return drawn_either(p, t, alpha, beta, hrel)
 
 
 cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, int alpha,
