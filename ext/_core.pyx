@@ -1901,9 +1901,10 @@ cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, in
     the taker could win it (a plain card not above his best of its suit)."""
     cdef int i, q, w = ldr, wbit = bit, wtrump = lead == TRUMP, c, s, others = 0
     cdef uint32_t m, taker_suits = 0
-    for s in range(4):
-        if tbest[s] >= 0:
-            taker_suits |= 1u << s
+    if apply:
+        for s in range(4):
+            if tbest[s] >= 0:
+                taker_suits |= 1u << s
     wsuit[0] = lead
     wcard[0] = bit
     if apply:
@@ -2464,6 +2465,12 @@ cdef inline uint64_t rel_mask(Pos* p, Key* key, int* rel) noexcept nogil:
     return m
 
 
+cdef inline uint64_t store_mask(Search* S, Key* key, int* rel) noexcept nogil:
+    """The mask a result resting on ``rel`` is stored under: :func:`rel_mask`
+    with partition search, else every plain card's owner."""
+    return rel_mask(&S.p, key, rel) if S.use_partition else (1ULL << key.off[4]) - 1
+
+
 cdef inline void mask_rel(Pos* p, Key* key, uint64_t mask, int* rel) noexcept nogil:
     """Inverse of :func:`rel_mask` in the current position."""
     cdef int s, t
@@ -2791,9 +2798,8 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                 if S.use_table:
                     # kept, unlike the sure bounds' cuts: it costs about
                     # as much as a trick start searched
-                    tt_store(S, bucket, tag, &key,
-                             rel_mask(p, &key, rel) if S.use_partition else (1ULL << key.off[4]) - 1,
-                             -INF, v - p.taker_hp, 255, 0)
+                    tt_store(S, bucket, tag, &key, store_mask(S, &key, rel), -INF, v - p.taker_hp,
+                             255, 0)
                 return v
     nodes0 = S.nodes
     seat = seat_at(p, p.ntrick)
@@ -2910,8 +2916,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
         while v > 1:
             v >>= 1
             i += 1
-        tt_store(S, bucket, tag, &key,
-                 rel_mask(p, &key, rel) if S.use_partition else (1ULL << key.off[4]) - 1,
+        tt_store(S, bucket, tag, &key, store_mask(S, &key, rel),
                  lo, hi, rel_move(p, bestmove) if bestmove >= 0 else 255, i)
     return best
 
