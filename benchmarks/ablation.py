@@ -20,6 +20,7 @@ CONFIGS: Dict[str, Dict[str, bool]] = {
     "all techniques": {},
     "no table": {"table": False},
     "no sure-point bounds": {"bounds": False},
+    "no abstract game (its bounds)": {"abstract": False},
     "no merging / value choice": {"merge": False},
     "no partition search (whole-key table)": {"partition": False},
 }

@@ -227,6 +227,11 @@ cdef struct SureEntry:
     int8_t oud, ntricks
 
 
+cdef struct AbsEntry:
+    uint64_t k[3]       # the state (abs_key); k[1] bit 63 set when used
+    int8_t lo, hi       # bounds on the taker's camp's tricks from there
+
+
 cdef struct Pos:
     int np
     uint32_t hand[MAXP][NSUITS]
@@ -248,6 +253,7 @@ cdef struct Pos:
     Undo undo[MAXPLY]
     ForcedEntry* fcache         # FCACHE entries (forced_count), owned by Core
     SureEntry* scache           # FCACHE entries (sure_trumps), owned by Core
+    AbsEntry* acache            # ACACHE entries (abs_bound), owned by Core
 
 
 cdef struct Search:
@@ -267,6 +273,7 @@ cdef struct Search:
     int use_merge
     int use_partition
     int use_scan
+    int use_abstract        # the abstract game's bounds (abs_bound)
     int scan_from           # scan at the taker's camp's nodes with this many tricks left or more
 
 
@@ -2192,6 +2199,368 @@ cdef int drawn_high(Pos* p, int alpha, int beta, int* hrel) noexcept nogil:
     return v
 
 
+# ---------------------------------------------------------------------------
+# a camp's tricks in an abstract game (abs_bound)
+#
+# The game keeps each hand's trumps, the Excuse and its number of cards per
+# plain suit, and drops the plain ranks: where no trump falls in a trick of a
+# plain suit, the camp whose tricks are not counted names its winner among
+# the players who followed the suit.  Every line of the real game is a line
+# of this one (the winner the ranks give is among those it may name), and
+# that camp has every choice it has in the real game, so the tricks the
+# counted camp is sure of here it is sure of in the real game.  The trump
+# count of camp_sure pairs each trump of the other camp with a lower trump
+# of the camp's in a trick of its own; this game sees what stops that:
+# trumps led make every holder play one, a defender who still holds the
+# suit led cannot overruff, and a trump played before another must be
+# overtrumped.
+
+DEF ACACHE_BITS = 15
+DEF ACACHE = 1 << ACACHE_BITS
+DEF ABS_DEPTH = 2        # tricks the game looks ahead (see abs_bound)
+DEF ABS_BUDGET = 3000    # trick starts of the game per question
+DEF ABS_LOST = -100      # a line the counted camp refuses (its Excuse kept to the last trick)
+
+cdef struct Abs:
+    int np
+    uint8_t camp[MAXP]
+    uint32_t tr[MAXP]           # trumps
+    uint8_t ln[MAXP][4]         # cards per plain suit
+    int excuse                  # seat, or -1
+    int won                     # bit c: camp c has won every finished trick
+    int camp_bits
+    int counted                 # the camp whose tricks are counted; the other names the winners
+    int64_t nodes
+    int aborted
+    AbsEntry* cache
+
+
+cdef inline void abs_key(Abs* A, int leader, int left, uint64_t* k) noexcept nogil:
+    """The state of the game at a trick start (four players at most)."""
+    cdef int q, s
+    k[0] = (<uint64_t>A.tr[0] | (<uint64_t>A.tr[1] << 21) | (<uint64_t>A.tr[2] << 42))
+    k[1] = (<uint64_t>A.tr[3] | (<uint64_t>(A.excuse + 1) << 21) | (<uint64_t>leader << 24)
+            | (<uint64_t>A.won << 27) | (<uint64_t>left << 29) | (<uint64_t>A.camp_bits << 34)
+            | (<uint64_t>A.counted << 62) | (1ULL << 63))
+    k[2] = 0
+    for q in range(A.np):
+        for s in range(4):
+            k[2] |= <uint64_t>A.ln[q][s] << (16 * q + 4 * s)
+
+
+cdef inline AbsEntry* abs_slot(Abs* A, uint64_t* k) noexcept nogil:
+    cdef uint64_t h = (k[0] * 0x9E3779B97F4A7C15ULL) ^ (k[1] * 0xC2B2AE3D27D4EB4FULL) ^ (k[2] * 0x165667B19E3779F9ULL)
+    return &A.cache[(h >> 40) & (ACACHE - 1)]
+
+
+cdef inline uint32_t abs_runs(uint32_t pool, uint32_t live) noexcept nogil:
+    """The lowest trump of each run of ``pool``: trumps with no other live
+    trump between them are alike in this game (only their order counts)."""
+    cdef uint32_t out = 0, m = pool, below
+    cdef int b
+    while m:
+        b = tc_ctz(m)
+        m &= m - 1
+        below = live & ((1u << b) - 1)
+        if not below or not (pool >> tc_msb(below)) & 1:
+            out |= 1u << b
+    return out
+
+
+cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int best_t, int best_seat,
+                   int followers, uint32_t played_t, bint ex_lead, int alpha, int beta) noexcept nogil:
+    """The counted camp's tricks among the ``left`` still to play (fail-soft
+    on (alpha, beta)), from card ``i`` of the trick (``led``: -1 before a
+    card other than the Excuse, a plain suit, or TRUMP; ``followers``: the
+    seats that played the plain suit led); after the last card, the
+    trick's winner.  Trick starts (``i`` 0) go through the cache."""
+    cdef int q, w, s, b, v, best, mx, n = 0, c, won0, lo = 0, hi = left
+    cdef int moves[32]
+    cdef uint32_t others, pool, m, live
+    cdef uint64_t k[3]
+    cdef AbsEntry* e = NULL
+    if i == 0:
+        if left == 0:
+            return 0
+        if left == 1 and A.excuse >= 0 and A.camp[A.excuse] == A.counted:
+            return ABS_LOST
+        if depth == 0:
+            # beyond the look-ahead: the trumps no matching can beat
+            best = 0
+            others = 0
+            for q in range(A.np):
+                if A.camp[q] != A.counted:
+                    others |= A.tr[q]
+            for q in range(A.np):
+                if A.camp[q] == A.counted:
+                    v = tc_popcount(A.tr[q]) - beaten(others, A.tr[q])
+                    if v > best:
+                        best = v
+            return best
+        abs_key(A, leader, left, k)
+        k[1] |= <uint64_t>depth << 39
+        e = abs_slot(A, k)
+        if e.k[0] == k[0] and e.k[1] == k[1] and e.k[2] == k[2]:
+            lo = e.lo
+            hi = e.hi
+            if lo >= beta or hi <= alpha or lo == hi:
+                return lo if lo >= beta or lo == hi else hi
+            if lo - 1 > alpha:
+                alpha = lo - 1
+            if hi + 1 < beta:
+                beta = hi + 1
+        A.nodes += 1
+        if A.nodes > ABS_BUDGET:
+            A.aborted = 1
+            return 0
+        lo = alpha
+        hi = beta
+    if i == A.np:
+        # who wins: the slam lead of the Excuse, the highest trump, or the
+        # player the other camp names among those who followed the suit
+        if left == 1 and ex_lead and (A.won >> A.camp[leader]) & 1:
+            followers = 1 << leader
+        elif best_t >= 0:
+            followers = 1 << best_seat
+        won0 = A.won
+        best = INF
+        for w in range(A.np):
+            if not (followers >> w) & 1:
+                continue
+            c = A.camp[w] == A.counted
+            A.won = won0 & (1 << A.camp[w])
+            v = c + abs_trick(A, w, left - 1, depth - 1, 0, -1, -1, -1, 0, 0, 0, alpha - c, beta - c)
+            A.won = won0
+            if A.aborted:
+                return 0
+            if v < best:
+                best = v
+                if v <= alpha:
+                    break
+        return best
+    q = leader + i
+    if q >= A.np:
+        q -= A.np
+    mx = A.camp[q] == A.counted
+    # the moves: 0-3 a card of that suit, 4 the Excuse, 8 + b the trump b
+    if A.excuse == q:
+        moves[n] = 4
+        n += 1
+    if led < 0:
+        for s in range(4):
+            if A.ln[q][s]:
+                moves[n] = s
+                n += 1
+    if led >= 0 and led < 4 and A.ln[q][led]:
+        moves[n] = led
+        n += 1
+    elif led < 0 or A.tr[q]:
+        others = played_t
+        for w in range(A.np):
+            if w != q:
+                others |= A.tr[w]
+        pool = A.tr[q]
+        if led >= 0 and best_t >= 0 and pool >> (best_t + 1):
+            pool = pool >> (best_t + 1) << (best_t + 1)
+        live = others | A.tr[q]
+        m = abs_runs(pool, live)
+        while m:
+            b = tc_msb(m)
+            m &= ~(1u << b)
+            moves[n] = 8 + b
+            n += 1
+    else:
+        for s in range(4):
+            if A.ln[q][s]:
+                moves[n] = s
+                n += 1
+    best = -INF if mx else INF
+    for w in range(n):
+        c = moves[w]
+        if c == 4:
+            A.excuse = -1
+            v = abs_trick(A, leader, left, depth, i + 1, led, best_t, best_seat, followers, played_t,
+                          i == 0, alpha, beta)
+            A.excuse = q
+        elif c < 4:
+            A.ln[q][c] -= 1
+            s = c if led < 0 else led
+            v = abs_trick(A, leader, left, depth, i + 1, s, best_t, best_seat,
+                          followers | ((1 << q) if c == s else 0), played_t, ex_lead, alpha, beta)
+            A.ln[q][c] += 1
+        else:
+            b = c - 8
+            A.tr[q] &= ~(1u << b)
+            if b > best_t:
+                v = abs_trick(A, leader, left, depth, i + 1, TRUMP if led < 0 else led, b, q, followers,
+                              played_t | (1u << b), ex_lead, alpha, beta)
+            else:
+                v = abs_trick(A, leader, left, depth, i + 1, TRUMP if led < 0 else led, best_t, best_seat,
+                              followers, played_t | (1u << b), ex_lead, alpha, beta)
+            A.tr[q] |= 1u << b
+        if A.aborted:
+            return 0
+        if mx:
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        break
+        else:
+            if v < best:
+                best = v
+                if v < beta:
+                    beta = v
+                    if v <= alpha:
+                        break
+    if i == 0:
+        # (lo, hi: the window searched)
+        if not (e.k[0] == k[0] and e.k[1] == k[1] and e.k[2] == k[2]):
+            e.k[0] = k[0]
+            e.k[1] = k[1]
+            e.k[2] = k[2]
+            e.lo = ABS_LOST
+            e.hi = left
+        if best <= lo:
+            if best < e.hi:
+                e.hi = best
+        elif best >= hi:
+            if best > e.lo:
+                e.lo = best
+        else:
+            e.lo = best
+            e.hi = best
+    return best
+
+
+cdef inline void abs_load(Pos* p, Abs* A, int c) noexcept nogil:
+    """The abstract game's state at the trick start ``p``, counting camp
+    ``c``'s tricks."""
+    cdef int q, s
+    A.np = p.np
+    A.camp_bits = 0
+    for q in range(MAXP):
+        # (the seats beyond the players empty: the key reads four)
+        A.camp[q] = p.camp[q] if q < p.np else 0
+        A.camp_bits |= A.camp[q] << q
+        A.tr[q] = p.hand[q][TRUMP] if q < p.np else 0
+        for s in range(4):
+            A.ln[q][s] = tc_popcount(p.hand[q][s]) if q < p.np else 0
+    A.excuse = p.excuse_owner
+    A.won = p.won[0] | (p.won[1] << 1)
+    A.counted = c
+    A.nodes = 0
+    A.aborted = 0
+    A.cache = p.acache
+
+
+cdef inline int abs_at(Pos* p, ValueCounts* vc, int rem, int noud, int c, int n, int pts,
+                       int oud, uint32_t* masters, uint32_t* none, bint ex_ok) noexcept nogil:
+    """The bound on the value where camp ``c`` wins ``n`` tricks, ``pts``
+    half-points in them and ``oud`` oudlers (abs_bound): low for the
+    taker's camp, high for the defence."""
+    cdef int o = oud
+    cdef int v = camp_bound(p, vc, rem, c, pts, n, &o, masters, -1, none, ex_ok)
+    if c == 1:
+        return p.taker_hp + v - p.tgt[p.fixed + o]
+    return p.taker_hp + rem - v - p.tgt[p.fixed + noud - o]
+
+
+cdef int abs_bound(Pos* p, ValueCounts* vc, int rem, int noud, int c, int alpha, int beta,
+                   int nsure) noexcept nogil:
+    """Camp ``c``'s bound on the value (the taker's camp's low, the
+    defence's high) from n tricks of the abstract game, for the least n
+    that cuts at (alpha, beta), where the game gives them (looking
+    ``ABS_DEPTH`` tricks ahead, then counting the trumps no matching can
+    beat; at most ABS_BUDGET of its trick starts); else -INF (INF for the
+    defence).  Each of the n tricks brings a half-point per card, and the
+    camp's master trumps (above all of the other camp's) their values, as
+    each wins whenever it is played; the rest as :func:`camp_bound`
+    counts it.  Not where the other camp may still lead its Excuse to a
+    slam (a master kept to the last trick would lose).  ``nsure``: the
+    tricks camp_sure's matching gives; the look-ahead gains about a trick
+    a trick, and a question further above was never answered yes on the
+    benchmark deals."""
+    cdef uint32_t other = camp_trumps(p, 1 - c)
+    cdef int thr = tc_msb(other) + 1 if other else 0
+    cdef uint32_t masters[MAXP]
+    cdef uint32_t none[NSUITS]
+    cdef uint32_t m
+    cdef int q, bit, nm = 0, pts = 0, oud = 0, n, v, lo_n, hi_n, best, known_lo, known_hi
+    cdef int fail = -INF if c == 1 else INF
+    cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
+    cdef bint ex_ok = ex_camp == c and p.tricks_left >= 2
+    cdef Abs A
+    cdef uint64_t k[3]
+    cdef AbsEntry* e
+    if p.won[1 - c] and ex_camp == 1 - c:
+        return fail
+    for q in range(NSUITS):
+        none[q] = 0
+    for q in range(p.np):
+        masters[q] = 0
+        if p.camp[q] != c:
+            continue
+        m = (p.hand[q][TRUMP] >> thr) << thr
+        masters[q] = m
+        oud += (m & 1) + ((m >> 20) & 1)
+        while m:
+            bit = tc_ctz(m)
+            m &= m - 1
+            pts += VAL[TRUMP][bit] - 1
+            nm += 1
+    # the least n that cuts (the bound moves with n), by bisection
+    lo_n = nm - 1
+    hi_n = min(p.tricks_left, max(nsure + ABS_DEPTH, nm))
+    best = abs_at(p, vc, rem, noud, c, hi_n, pts + hi_n * p.np, oud, masters, none, ex_ok)
+    if (c == 1 and best < beta) or (c == 0 and best > alpha):
+        return fail
+    abs_load(p, &A, c)
+    abs_key(&A, p.leader, p.tricks_left, k)
+    k[1] |= <uint64_t>ABS_DEPTH << 39
+    e = abs_slot(&A, k)
+    known_lo = ABS_LOST
+    known_hi = p.tricks_left
+    if e.k[0] == k[0] and e.k[1] == k[1] and e.k[2] == k[2]:
+        known_lo = e.lo
+        known_hi = e.hi
+        if known_hi <= nsure:
+            return fail
+    while hi_n - lo_n > 1:
+        n = (lo_n + hi_n) // 2
+        v = abs_at(p, vc, rem, noud, c, n, pts + n * p.np, oud, masters, none, ex_ok)
+        if (c == 1 and v >= beta) or (c == 0 and v <= alpha):
+            hi_n = n
+            best = v
+        else:
+            lo_n = n
+    if known_hi < hi_n:
+        return fail
+    if known_lo >= hi_n:
+        return best
+    v = abs_trick(&A, p.leader, p.tricks_left, ABS_DEPTH, 0, -1, -1, -1, 0, 0, 0, hi_n - 1, hi_n)
+    if A.aborted or v < hi_n:
+        return fail
+    return best
+
+
+cdef int abs_cut(Pos* p, int c, int alpha, int beta) noexcept nogil:
+    """:func:`abs_bound` for camp ``c`` at a trick start, for the search:
+    asked only where the table has not cut (it costs more than the other
+    sure bounds)."""
+    cdef ValueCounts vc[MAXP]
+    cdef uint32_t masters[MAXP]
+    cdef uint64_t tk0, tk1
+    cdef int rem, noud, oud, nsure
+    if p.np > 4 or p.tricks_left < 2:
+        return -INF if c == 1 else INF
+    remaining(p, vc, &rem, &noud)
+    trump_key(p, &tk0, &tk1)
+    sure_trumps(p, c, &oud, &nsure, masters, 1, tk0, tk1)
+    return abs_bound(p, vc, rem, noud, c, alpha, beta, nsure)
+
+
 cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, int alpha,
                       int beta, bint hi_only=0, bint draw=0) noexcept nogil:
     """Bounds on the final value at a trick start, from what each camp is sure of.
@@ -2706,6 +3075,26 @@ cdef inline int child(Search* S, int card, int alpha, int beta, int* crel) noexc
     return v
 
 
+cdef inline int store_cut(Search* S, Bucket* bucket, uint32_t tag, Key* key, int* rel, int* brel,
+                          bint narrowed, int* erel, int v, bint low) noexcept nogil:
+    """A cut by a bound asked after the table (the drawing, the abstract
+    game): ``v`` rests on the ranks ``brel`` (NULL: no plain rank), and on
+    the table's entry's where that narrowed the window; it is stored in the
+    table as a low (``low``) or high bound, unlike the sure bounds' cuts,
+    since these bounds cost about as much as a trick start searched."""
+    cdef int s
+    for s in range(4):
+        rel[s] = brel[s] if brel != NULL else NO_REL
+    if narrowed:
+        rel_union(rel, erel)
+    if S.use_table:
+        if low:
+            tt_store(S, bucket, tag, key, store_mask(S, key, rel), v - S.p.taker_hp, INF, 255, 0)
+        else:
+            tt_store(S, bucket, tag, key, store_mask(S, key, rel), -INF, v - S.p.taker_hp, 255, 0)
+    return v
+
+
 cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     """Fail-soft alpha-beta.  ``rel[s]`` gets the lowest rank bit of plain suit
     ``s`` the returned bound depends on (partition search): swapping lower
@@ -2721,7 +3110,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef int hrel[4]
     cdef int srel[MAXMOVES]
     cdef int n, i, k, s, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi, changed, mine
-    cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0, par = -1
+    cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0, par = -1, slo = -INF, shi = INF
     cdef Key key
     cdef Entry* e = NULL
     cdef Bucket* bucket = NULL
@@ -2767,6 +3156,8 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                 if lo < beta:
                     rel_union(rel, hrel)
                 return lo if lo >= beta or lo == hi else hi
+        slo = lo
+        shi = hi
         if S.use_table:
             S.tt_probes += 1
             e = tt_find(bucket, tag, &key, &lo, &hi, &emask)
@@ -2786,21 +3177,27 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                 if narrowed:
                     mask_rel(p, &key, emask, erel)
                 tt_move = abs_move(p, e.move)
+        # where the table has not cut, the costlier bounds (cuts stored)
+        if S.use_bounds and S.use_abstract and slo < beta:
+            # the taker's tricks in the abstract game
+            v = abs_cut(p, 1, alpha, beta)
+            if par >= 0 and v > -INF:
+                v += (v - par) & 1
+            if v >= beta:
+                return store_cut(S, bucket, tag, &key, rel, NULL, narrowed, erel, v, 1)
         if S.use_bounds and hi > alpha:
-            # the defence's drawing of the taker's trumps, where the table
-            # has not cut (narrowed: hi is the table's)
+            # the defence's drawing of the taker's trumps (narrowed: hi is
+            # the table's)
             v = drawn_high(p, alpha, beta, crel)
             if v <= alpha:
-                for s in range(4):
-                    rel[s] = crel[s]
-                if narrowed:
-                    rel_union(rel, erel)
-                if S.use_table:
-                    # kept, unlike the sure bounds' cuts: it costs about
-                    # as much as a trick start searched
-                    tt_store(S, bucket, tag, &key, store_mask(S, &key, rel), -INF, v - p.taker_hp,
-                             255, 0)
-                return v
+                return store_cut(S, bucket, tag, &key, rel, crel, narrowed, erel, v, 0)
+        if S.use_bounds and S.use_abstract and shi > alpha:
+            # the defence's tricks in the abstract game
+            v = abs_cut(p, 0, alpha, beta)
+            if par >= 0 and v < INF:
+                v -= (v - par) & 1
+            if v <= alpha:
+                return store_cut(S, bucket, tag, &key, rel, NULL, narrowed, erel, v, 0)
     nodes0 = S.nodes
     seat = seat_at(p, p.ntrick)
     maximize = p.camp[seat]
@@ -2938,6 +3335,7 @@ cdef class Core:
     cdef bint huge          # 2 MiB pages asked for (clear_table)
     cdef ForcedEntry* fcache
     cdef SureEntry* scache
+    cdef AbsEntry* acache
 
     def __cinit__(self, size_t table_bytes=256 * 1024 * 1024):
         cdef uint64_t nb = table_bytes // sizeof(Bucket)
@@ -2953,8 +3351,12 @@ cdef class Core:
         self.scache = <SureEntry*>calloc(FCACHE, sizeof(SureEntry))
         if self.scache == NULL:
             raise MemoryError("cannot allocate the sure-trumps cache")
+        self.acache = <AbsEntry*>calloc(ACACHE, sizeof(AbsEntry))
+        if self.acache == NULL:
+            raise MemoryError("cannot allocate the abstract game's cache")
         self.S.p.fcache = self.fcache
         self.S.p.scache = self.scache
+        self.S.p.acache = self.acache
         self.S.nbuckets = nb
         self.table_bytes = nb * sizeof(Bucket)
         self.S.use_table = 1
@@ -2962,6 +3364,7 @@ cdef class Core:
         self.S.use_merge = 1
         self.S.use_partition = 1
         self.S.use_scan = 1
+        self.S.use_abstract = 1
         self.S.scan_from = 1 << 30
         self.S.sub_limit = 1LL << 62
 
@@ -2969,6 +3372,7 @@ cdef class Core:
         tc_free(self.raw, self.raw_len)
         free(self.fcache)
         free(self.scache)
+        free(self.acache)
 
     @property
     def table_bytes(self):
@@ -2983,8 +3387,11 @@ cdef class Core:
             self.huge = 1
         memset(self.S.table, 0, self.S.nbuckets * sizeof(Bucket))
 
-    def set_options(self, table=None, bounds=None, merge=None, partition=None, scan=None):
+    def set_options(self, table=None, bounds=None, merge=None, partition=None, scan=None,
+                    abstract=None):
         """Switch techniques off for tests and ablations (all on by default)."""
+        if abstract is not None:
+            self.S.use_abstract = 1 if abstract else 0
         if scan is not None:
             self.S.use_scan = 1 if scan else 0
         if partition is not None:
@@ -3018,6 +3425,7 @@ cdef class Core:
         memset(p, 0, sizeof(Pos))
         p.fcache = self.fcache
         p.scache = self.scache
+        p.acache = self.acache
         p.np = np
         p.excuse_owner = -1
         p.camp_mask = 0
@@ -3119,6 +3527,16 @@ cdef class Core:
         if self.S.p.tricks_left == 0:
             return terminal_value(&self.S.p)
         return None
+
+    def abstract_bound(self, int camp, int alpha, int beta):
+        """At a trick start, camp ``camp``'s bound from its tricks in the
+        abstract game (``abs_bound``: 1 the taker's camp, its low bound when
+        that reaches ``beta``; 0 the defence, its high bound when that is at
+        most ``alpha``), else -INF or INF as the search asks it (where the
+        table has not cut); for tests."""
+        if self.S.p.ntrick != 0 or self.S.p.tricks_left == 0:
+            return -INF if camp else INF
+        return abs_cut(&self.S.p, 1 if camp else 0, alpha, beta)
 
     def bounds(self, bint sure=True):
         """Proven (low, high) bounds on the value without search: the sure-point

@@ -132,6 +132,8 @@ def test_invariants_suits_seats_and_options(solver: Solver) -> None:
     plain.set_options(table=False, bounds=False, merge=False)
     no_table = Solver(16)
     no_table.set_options(table=False)
+    no_abstract = Solver(16)
+    no_abstract.set_options(abstract=False)
     for st in endgames(31, 150) + [random_position(rng, 6) for _ in range(6)]:
         v = solver.solve(st, pv=False).margin
         perm = list(range(4))
@@ -139,6 +141,7 @@ def test_invariants_suits_seats_and_options(solver: Solver) -> None:
         assert solver.solve(_permute_suits(st, perm), pv=False).margin == v
         assert solver.solve(_rotate_seats(st, rng.randrange(1, 4)), pv=False).margin == v
         assert no_table.solve(st, pv=False).margin == v
+        assert no_abstract.solve(st, pv=False).margin == v
         if cards.count(st.hands[0]) <= 3:
             assert plain.solve(st, pv=False).margin == v
 
@@ -1213,6 +1216,61 @@ def test_defence_draws_the_taker_trumps_first(solver: Solver) -> None:
     # trump lead nor a heart (the others follow, so his ruff wins) draws
     st = built(("KS QH 4C 6C 7C", "T15 T2 1C 2C 3C", "T20 T14 1H 2H 3H", "4H 5H 6H 5C 8C"), 1, 0)
     assert sure_bounds(solver, st)[1] == -82 >= minimax(st) == -112
+
+
+def abstract_low(solver: Solver, st: PlayState, target: int) -> Optional[int]:
+    """The taker's camp's bound from the abstract game (ext/_core.pyx,
+    abs_bound) where it reaches ``target`` half-points, else None."""
+    solver._load(st)
+    v = solver._core.abstract_bound(1, target - 1, target)
+    return v if v >= target else None
+
+
+def abstract_high(solver: Solver, st: PlayState, target: int) -> Optional[int]:
+    """The defence's bound from the abstract game where it is at most
+    ``target``, else None."""
+    solver._load(st)
+    v = solver._core.abstract_bound(0, target, target + 1)
+    return v if v <= target else None
+
+
+def test_abstract_game_sees_ruffs_nobody_overruffs(solver: Solver) -> None:
+    # the taker's 8 and 6 each lie below a defence trump, so the matching of
+    # the sure bounds counts neither; but the leader holds only hearts, which
+    # the other defenders follow, so the taker's ruff cannot be overruffed:
+    # the abstract game gives him that trick
+    st = built(("T9 2H 3H", "T7 4H 5H", "6H 7H 8H", "T8 T6 1C"), 3, 2)
+    assert sure_bounds(solver, st)[0] == -108
+    assert abstract_low(solver, st, -106) == minimax(st) == -104
+    # nothing above the value, whatever the target
+    assert abstract_low(solver, st, -103) is None
+    # with a club more each, the same trick, and the value lies higher
+    st = built(("T9 2H 3H 4C", "T7 4H 5H 5C", "6H 7H 8H 6C", "T8 T6 1C 2C"), 3, 2)
+    assert sure_bounds(solver, st)[0] == -112
+    assert abstract_low(solver, st, -110) == -108 <= minimax(st) == -104
+
+
+def test_abstract_game_bounds_contain_the_value(solver: Solver, unbounded: Solver) -> None:
+    # both camps' bounds from the abstract game, asked at every target from
+    # 15 points beyond the value to just past it, never cross the value;
+    # three and four players, takers dealt trumps (a three-player key once
+    # read a fourth hand left unset, and matched states it should not have)
+    checked = low = high = 0
+    for st in trick_starts(41, 1500, (2, 3, 3, 4, 5, 6), 3):
+        lo, exact = bounds_contain_the_value(solver, unbounded, st)
+        hi = sure_bounds(solver, st)[1]
+        for target in range(exact - 30, exact + 2):
+            v = abstract_low(solver, st, target)
+            if v is not None:
+                assert target <= v <= exact, (target, v, exact, st.hands, st.leader, st.camps)
+                low += v > lo
+        for target in range(exact - 1, exact + 31):
+            v = abstract_high(solver, st, target)
+            if v is not None:
+                assert exact <= v <= target, (target, v, exact, st.hands, st.leader, st.camps)
+                high += v < hi
+        checked += 1
+    assert checked > 1300 and low > 60 and high > 20, (checked, low, high)
 
 
 def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
