@@ -2200,26 +2200,25 @@ cdef int drawn_high(Pos* p, int alpha, int beta, int* hrel) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------
-# a camp's tricks in an abstract game (abs_bound)
+# the taker's tricks in an abstract game (abs_bound)
 #
 # The game keeps each hand's trumps, the Excuse and its number of cards per
 # plain suit, and drops the plain ranks: where no trump falls in a trick of a
-# plain suit, the camp whose tricks are not counted names its winner among
-# the players who followed the suit.  Every line of the real game is a line
-# of this one (the winner the ranks give is among those it may name), and
-# that camp has every choice it has in the real game, so the tricks the
-# counted camp is sure of here it is sure of in the real game.  The trump
-# count of camp_sure pairs each trump of the other camp with a lower trump
-# of the camp's in a trick of its own; this game sees what stops that:
-# trumps led make every holder play one, a defender who still holds the
-# suit led cannot overruff, and a trump played before another must be
-# overtrumped.
+# plain suit, the defence names its winner among the players who followed
+# the suit.  Every line of the real game is a line of this one (the winner
+# the ranks give is among those the defence may name), and the defence has
+# every choice it has in the real game, so the tricks the taker's camp is
+# sure of here it is sure of in the real game.  The trump count of
+# camp_sure pairs each defence trump with a lower trump of the taker's in a
+# trick of its own; this game sees what stops that: trumps led make every
+# holder play one, a defender who still holds the suit led cannot overruff,
+# and a trump played before the taker's must be overtrumped.
 
 DEF ACACHE_BITS = 15
 DEF ACACHE = 1 << ACACHE_BITS
 DEF ABS_DEPTH = 2        # tricks the game looks ahead (see abs_bound)
 DEF ABS_BUDGET = 3000    # trick starts of the game per question
-DEF ABS_LOST = -100      # a line the counted camp refuses (its Excuse kept to the last trick)
+DEF ABS_LOST = -100      # a line the taker's camp refuses (its Excuse kept to the last trick)
 
 cdef struct Abs:
     int np
@@ -2229,7 +2228,6 @@ cdef struct Abs:
     int excuse                  # seat, or -1
     int won                     # bit c: camp c has won every finished trick
     int camp_bits
-    int counted                 # the camp whose tricks are counted; the other names the winners
     int64_t nodes
     int aborted
     AbsEntry* cache
@@ -2241,7 +2239,7 @@ cdef inline void abs_key(Abs* A, int leader, int left, uint64_t* k) noexcept nog
     k[0] = (<uint64_t>A.tr[0] | (<uint64_t>A.tr[1] << 21) | (<uint64_t>A.tr[2] << 42))
     k[1] = (<uint64_t>A.tr[3] | (<uint64_t>(A.excuse + 1) << 21) | (<uint64_t>leader << 24)
             | (<uint64_t>A.won << 27) | (<uint64_t>left << 29) | (<uint64_t>A.camp_bits << 34)
-            | (<uint64_t>A.counted << 62) | (1ULL << 63))
+            | (1ULL << 63))
     k[2] = 0
     for q in range(A.np):
         for s in range(4):
@@ -2269,7 +2267,7 @@ cdef inline uint32_t abs_runs(uint32_t pool, uint32_t live) noexcept nogil:
 
 cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int best_t, int best_seat,
                    int followers, uint32_t played_t, bint ex_lead, int alpha, int beta) noexcept nogil:
-    """The counted camp's tricks among the ``left`` still to play (fail-soft
+    """The taker's camp's tricks among the ``left`` still to play (fail-soft
     on (alpha, beta)), from card ``i`` of the trick (``led``: -1 before a
     card other than the Excuse, a plain suit, or TRUMP; ``followers``: the
     seats that played the plain suit led); after the last card, the
@@ -2282,17 +2280,17 @@ cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int 
     if i == 0:
         if left == 0:
             return 0
-        if left == 1 and A.excuse >= 0 and A.camp[A.excuse] == A.counted:
+        if left == 1 and A.excuse >= 0 and A.camp[A.excuse]:
             return ABS_LOST
         if depth == 0:
             # beyond the look-ahead: the trumps no matching can beat
             best = 0
             others = 0
             for q in range(A.np):
-                if A.camp[q] != A.counted:
+                if not A.camp[q]:
                     others |= A.tr[q]
             for q in range(A.np):
-                if A.camp[q] == A.counted:
+                if A.camp[q]:
                     v = tc_popcount(A.tr[q]) - beaten(others, A.tr[q])
                     if v > best:
                         best = v
@@ -2317,7 +2315,7 @@ cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int 
         hi = beta
     if i == A.np:
         # who wins: the slam lead of the Excuse, the highest trump, or the
-        # player the other camp names among those who followed the suit
+        # player the defence names among those who followed the suit
         if left == 1 and ex_lead and (A.won >> A.camp[leader]) & 1:
             followers = 1 << leader
         elif best_t >= 0:
@@ -2327,8 +2325,8 @@ cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int 
         for w in range(A.np):
             if not (followers >> w) & 1:
                 continue
-            c = A.camp[w] == A.counted
-            A.won = won0 & (1 << A.camp[w])
+            c = A.camp[w]
+            A.won = won0 & (1 << c)
             v = c + abs_trick(A, w, left - 1, depth - 1, 0, -1, -1, -1, 0, 0, 0, alpha - c, beta - c)
             A.won = won0
             if A.aborted:
@@ -2341,7 +2339,7 @@ cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int 
     q = leader + i
     if q >= A.np:
         q -= A.np
-    mx = A.camp[q] == A.counted
+    mx = A.camp[q]
     # the moves: 0-3 a card of that suit, 4 the Excuse, 8 + b the trump b
     if A.excuse == q:
         moves[n] = 4
@@ -2434,9 +2432,8 @@ cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int 
     return best
 
 
-cdef inline void abs_load(Pos* p, Abs* A, int c) noexcept nogil:
-    """The abstract game's state at the trick start ``p``, counting camp
-    ``c``'s tricks."""
+cdef inline void abs_load(Pos* p, Abs* A) noexcept nogil:
+    """The abstract game's state at the trick start ``p``."""
     cdef int q, s
     A.np = p.np
     A.camp_bits = 0
@@ -2449,58 +2446,50 @@ cdef inline void abs_load(Pos* p, Abs* A, int c) noexcept nogil:
             A.ln[q][s] = tc_popcount(p.hand[q][s]) if q < p.np else 0
     A.excuse = p.excuse_owner
     A.won = p.won[0] | (p.won[1] << 1)
-    A.counted = c
     A.nodes = 0
     A.aborted = 0
     A.cache = p.acache
 
 
-cdef inline int abs_at(Pos* p, ValueCounts* vc, int rem, int noud, int c, int n, int pts,
-                       int oud, uint32_t* masters, uint32_t* none, bint ex_ok) noexcept nogil:
-    """The bound on the value where camp ``c`` wins ``n`` tricks, ``pts``
-    half-points in them and ``oud`` oudlers (abs_bound): low for the
-    taker's camp, high for the defence."""
+cdef inline int abs_at(Pos* p, ValueCounts* vc, int rem, int n, int pts, int oud,
+                       uint32_t* masters, uint32_t* none, bint ex_ok) noexcept nogil:
+    """The taker's camp's low bound where it wins ``n`` tricks, ``pts``
+    half-points in them and ``oud`` oudlers (abs_bound)."""
     cdef int o = oud
-    cdef int v = camp_bound(p, vc, rem, c, pts, n, &o, masters, -1, none, ex_ok)
-    if c == 1:
-        return p.taker_hp + v - p.tgt[p.fixed + o]
-    return p.taker_hp + rem - v - p.tgt[p.fixed + noud - o]
+    cdef int v = camp_bound(p, vc, rem, 1, pts, n, &o, masters, -1, none, ex_ok)
+    return p.taker_hp + v - p.tgt[p.fixed + o]
 
 
-cdef int abs_bound(Pos* p, ValueCounts* vc, int rem, int noud, int c, int alpha, int beta,
-                   int nsure) noexcept nogil:
-    """Camp ``c``'s bound on the value (the taker's camp's low, the
-    defence's high) from n tricks of the abstract game, for the least n
-    that cuts at (alpha, beta), where the game gives them (looking
+cdef int abs_bound(Pos* p, ValueCounts* vc, int rem, int beta, int nsure) noexcept nogil:
+    """The taker's camp's low bound from n tricks of the abstract game, for
+    the least n that reaches ``beta``, where the game gives them (looking
     ``ABS_DEPTH`` tricks ahead, then counting the trumps no matching can
-    beat; at most ABS_BUDGET of its trick starts); else -INF (INF for the
-    defence).  Each of the n tricks brings a half-point per card, and the
-    camp's master trumps (above all of the other camp's) their values, as
-    each wins whenever it is played; the rest as :func:`camp_bound`
-    counts it.  Not where the other camp may still lead its Excuse to a
-    slam (a master kept to the last trick would lose).  ``nsure``: the
-    tricks camp_sure's matching gives; the look-ahead gains about a trick
-    a trick, and a question further above was never answered yes on the
-    benchmark deals."""
-    cdef uint32_t other = camp_trumps(p, 1 - c)
+    beat; at most ABS_BUDGET of its trick starts); else -INF.  Each of the
+    n tricks brings a half-point per card, and the camp's master trumps
+    (above all of the defence's) their values, as each wins whenever it is
+    played; the rest as :func:`camp_bound` counts it.  Not where the
+    defence may still lead its Excuse to a slam (a master kept to the last
+    trick would lose).  ``nsure``: the tricks camp_sure's matching gives;
+    the look-ahead gains about a trick a trick, and a question further
+    above was never answered yes on the benchmark deals."""
+    cdef uint32_t other = camp_trumps(p, 0)
     cdef int thr = tc_msb(other) + 1 if other else 0
     cdef uint32_t masters[MAXP]
     cdef uint32_t none[NSUITS]
     cdef uint32_t m
     cdef int q, bit, nm = 0, pts = 0, oud = 0, n, v, lo_n, hi_n, best, known_lo, known_hi
-    cdef int fail = -INF if c == 1 else INF
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
-    cdef bint ex_ok = ex_camp == c and p.tricks_left >= 2
+    cdef bint ex_ok = ex_camp == 1 and p.tricks_left >= 2
     cdef Abs A
     cdef uint64_t k[3]
     cdef AbsEntry* e
-    if p.won[1 - c] and ex_camp == 1 - c:
-        return fail
+    if p.won[0] and ex_camp == 0:
+        return -INF
     for q in range(NSUITS):
         none[q] = 0
     for q in range(p.np):
         masters[q] = 0
-        if p.camp[q] != c:
+        if not p.camp[q]:
             continue
         m = (p.hand[q][TRUMP] >> thr) << thr
         masters[q] = m
@@ -2510,13 +2499,13 @@ cdef int abs_bound(Pos* p, ValueCounts* vc, int rem, int noud, int c, int alpha,
             m &= m - 1
             pts += VAL[TRUMP][bit] - 1
             nm += 1
-    # the least n that cuts (the bound moves with n), by bisection
+    # the least n that reaches beta (the bound grows with n), by bisection
     lo_n = nm - 1
     hi_n = min(p.tricks_left, max(nsure + ABS_DEPTH, nm))
-    best = abs_at(p, vc, rem, noud, c, hi_n, pts + hi_n * p.np, oud, masters, none, ex_ok)
-    if (c == 1 and best < beta) or (c == 0 and best > alpha):
-        return fail
-    abs_load(p, &A, c)
+    best = abs_at(p, vc, rem, hi_n, pts + hi_n * p.np, oud, masters, none, ex_ok)
+    if best < beta:
+        return -INF
+    abs_load(p, &A)
     abs_key(&A, p.leader, p.tricks_left, k)
     k[1] |= <uint64_t>ABS_DEPTH << 39
     e = abs_slot(&A, k)
@@ -2526,39 +2515,38 @@ cdef int abs_bound(Pos* p, ValueCounts* vc, int rem, int noud, int c, int alpha,
         known_lo = e.lo
         known_hi = e.hi
         if known_hi <= nsure:
-            return fail
+            return -INF
     while hi_n - lo_n > 1:
         n = (lo_n + hi_n) // 2
-        v = abs_at(p, vc, rem, noud, c, n, pts + n * p.np, oud, masters, none, ex_ok)
-        if (c == 1 and v >= beta) or (c == 0 and v <= alpha):
+        v = abs_at(p, vc, rem, n, pts + n * p.np, oud, masters, none, ex_ok)
+        if v >= beta:
             hi_n = n
             best = v
         else:
             lo_n = n
     if known_hi < hi_n:
-        return fail
+        return -INF
     if known_lo >= hi_n:
         return best
     v = abs_trick(&A, p.leader, p.tricks_left, ABS_DEPTH, 0, -1, -1, -1, 0, 0, 0, hi_n - 1, hi_n)
     if A.aborted or v < hi_n:
-        return fail
+        return -INF
     return best
 
 
-cdef int abs_cut(Pos* p, int c, int alpha, int beta) noexcept nogil:
-    """:func:`abs_bound` for camp ``c`` at a trick start, for the search:
-    asked only where the table has not cut (it costs more than the other
-    sure bounds)."""
+cdef int abs_low(Pos* p, int beta) noexcept nogil:
+    """:func:`abs_bound` at a trick start, for the search: asked only where
+    the table has not cut (it costs more than the other sure bounds)."""
     cdef ValueCounts vc[MAXP]
     cdef uint32_t masters[MAXP]
     cdef uint64_t tk0, tk1
     cdef int rem, noud, oud, nsure
     if p.np > 4 or p.tricks_left < 2:
-        return -INF if c == 1 else INF
+        return -INF
     remaining(p, vc, &rem, &noud)
     trump_key(p, &tk0, &tk1)
-    sure_trumps(p, c, &oud, &nsure, masters, 1, tk0, tk1)
-    return abs_bound(p, vc, rem, noud, c, alpha, beta, nsure)
+    sure_trumps(p, 1, &oud, &nsure, masters, 1, tk0, tk1)
+    return abs_bound(p, vc, rem, beta, nsure)
 
 
 cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, int alpha,
@@ -3110,7 +3098,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef int hrel[4]
     cdef int srel[MAXMOVES]
     cdef int n, i, k, s, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi, changed, mine
-    cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0, par = -1, slo = -INF, shi = INF
+    cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0, par = -1, slo = -INF
     cdef Key key
     cdef Entry* e = NULL
     cdef Bucket* bucket = NULL
@@ -3157,7 +3145,6 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                     rel_union(rel, hrel)
                 return lo if lo >= beta or lo == hi else hi
         slo = lo
-        shi = hi
         if S.use_table:
             S.tt_probes += 1
             e = tt_find(bucket, tag, &key, &lo, &hi, &emask)
@@ -3180,7 +3167,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
         # where the table has not cut, the costlier bounds (cuts stored)
         if S.use_bounds and S.use_abstract and slo < beta:
             # the taker's tricks in the abstract game
-            v = abs_cut(p, 1, alpha, beta)
+            v = abs_low(p, beta)
             if par >= 0 and v > -INF:
                 v += (v - par) & 1
             if v >= beta:
@@ -3191,13 +3178,6 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             v = drawn_high(p, alpha, beta, crel)
             if v <= alpha:
                 return store_cut(S, bucket, tag, &key, rel, crel, narrowed, erel, v, 0)
-        if S.use_bounds and S.use_abstract and shi > alpha:
-            # the defence's tricks in the abstract game
-            v = abs_cut(p, 0, alpha, beta)
-            if par >= 0 and v < INF:
-                v -= (v - par) & 1
-            if v <= alpha:
-                return store_cut(S, bucket, tag, &key, rel, NULL, narrowed, erel, v, 0)
     nodes0 = S.nodes
     seat = seat_at(p, p.ntrick)
     maximize = p.camp[seat]
@@ -3528,15 +3508,14 @@ cdef class Core:
             return terminal_value(&self.S.p)
         return None
 
-    def abstract_bound(self, int camp, int alpha, int beta):
-        """At a trick start, camp ``camp``'s bound from its tricks in the
-        abstract game (``abs_bound``: 1 the taker's camp, its low bound when
-        that reaches ``beta``; 0 the defence, its high bound when that is at
-        most ``alpha``), else -INF or INF as the search asks it (where the
-        table has not cut); for tests."""
+    def abstract_low(self, int beta):
+        """At a trick start, the taker's camp's low bound from its tricks in
+        the abstract game (``abs_bound``) where that reaches ``beta``, else
+        -INF, as the search asks it (where the table has not cut); for
+        tests."""
         if self.S.p.ntrick != 0 or self.S.p.tricks_left == 0:
-            return -INF if camp else INF
-        return abs_cut(&self.S.p, 1 if camp else 0, alpha, beta)
+            return -INF
+        return abs_low(&self.S.p, beta)
 
     def bounds(self, bint sure=True):
         """Proven (low, high) bounds on the value without search: the sure-point
