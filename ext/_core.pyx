@@ -2470,8 +2470,8 @@ cdef int abs_bound(Pos* p, ValueCounts* vc, int rem, int beta, int nsure) noexce
     played; the rest as :func:`camp_bound` counts it.  Not where the
     defence may still lead its Excuse to a slam (a master kept to the last
     trick would lose).  ``nsure``: the tricks camp_sure's matching gives;
-    the look-ahead gains about a trick a trick, and a question further
-    above was never answered yes on the benchmark deals."""
+    the look-ahead gains about a trick a trick, and questions more than
+    two above were rarely answered yes and cost more than they saved."""
     cdef uint32_t other = camp_trumps(p, 0)
     cdef int thr = tc_msb(other) + 1 if other else 0
     cdef uint32_t masters[MAXP]
