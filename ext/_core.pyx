@@ -1908,13 +1908,12 @@ cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, in
     the taker could win it (a plain card not above his best of its suit)."""
     cdef int i, q, w = ldr, wbit = bit, wtrump = lead == TRUMP, c, s, others = 0
     cdef uint32_t m, taker_suits = 0
+    wsuit[0] = lead
+    wcard[0] = bit
     if apply:
         for s in range(4):
             if tbest[s] >= 0:
                 taker_suits |= 1u << s
-    wsuit[0] = lead
-    wcard[0] = bit
-    if apply:
         h[w][lead] &= ~(1u << bit)
     for i in range(1, p.np):
         q = (ldr + i) % p.np
@@ -2233,13 +2232,14 @@ cdef struct Abs:
     AbsEntry* cache
 
 
-cdef inline void abs_key(Abs* A, int leader, int left, uint64_t* k) noexcept nogil:
-    """The state of the game at a trick start (four players at most)."""
+cdef inline void abs_key(Abs* A, int leader, int left, int depth, uint64_t* k) noexcept nogil:
+    """The state of the game at a trick start (four players at most), and
+    the look-ahead ``depth`` its value is for."""
     cdef int q, s
     k[0] = (<uint64_t>A.tr[0] | (<uint64_t>A.tr[1] << 21) | (<uint64_t>A.tr[2] << 42))
     k[1] = (<uint64_t>A.tr[3] | (<uint64_t>(A.excuse + 1) << 21) | (<uint64_t>leader << 24)
             | (<uint64_t>A.won << 27) | (<uint64_t>left << 29) | (<uint64_t>A.camp_bits << 34)
-            | (1ULL << 63))
+            | (<uint64_t>depth << 39) | (1ULL << 63))
     k[2] = 0
     for q in range(A.np):
         for s in range(4):
@@ -2295,8 +2295,7 @@ cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int 
                     if v > best:
                         best = v
             return best
-        abs_key(A, leader, left, k)
-        k[1] |= <uint64_t>depth << 39
+        abs_key(A, leader, left, depth, k)
         e = abs_slot(A, k)
         if e.k[0] == k[0] and e.k[1] == k[1] and e.k[2] == k[2]:
             lo = e.lo
@@ -2344,33 +2343,31 @@ cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int 
     if A.excuse == q:
         moves[n] = 4
         n += 1
-    if led < 0:
-        for s in range(4):
-            if A.ln[q][s]:
-                moves[n] = s
-                n += 1
     if led >= 0 and led < 4 and A.ln[q][led]:
         moves[n] = led
         n += 1
-    elif led < 0 or A.tr[q]:
-        others = played_t
-        for w in range(A.np):
-            if w != q:
-                others |= A.tr[w]
-        pool = A.tr[q]
-        if led >= 0 and best_t >= 0 and pool >> (best_t + 1):
-            pool = pool >> (best_t + 1) << (best_t + 1)
-        live = others | A.tr[q]
-        m = abs_runs(pool, live)
-        while m:
-            b = tc_msb(m)
-            m &= ~(1u << b)
-            moves[n] = 8 + b
-            n += 1
     else:
-        for s in range(4):
-            if A.ln[q][s]:
-                moves[n] = s
+        # a lead: any suit and any trump; void in the suit led: a trump
+        # (above the best one where he can), without trumps any suit
+        if led < 0 or not A.tr[q]:
+            for s in range(4):
+                if A.ln[q][s]:
+                    moves[n] = s
+                    n += 1
+        if A.tr[q]:
+            others = played_t
+            for w in range(A.np):
+                if w != q:
+                    others |= A.tr[w]
+            pool = A.tr[q]
+            if led >= 0 and best_t >= 0 and pool >> (best_t + 1):
+                pool = pool >> (best_t + 1) << (best_t + 1)
+            live = others | A.tr[q]
+            m = abs_runs(pool, live)
+            while m:
+                b = tc_msb(m)
+                m &= ~(1u << b)
+                moves[n] = 8 + b
                 n += 1
     best = -INF if mx else INF
     for w in range(n):
@@ -2506,8 +2503,7 @@ cdef int abs_bound(Pos* p, ValueCounts* vc, int rem, int beta, int nsure) noexce
     if best < beta:
         return -INF
     abs_load(p, &A)
-    abs_key(&A, p.leader, p.tricks_left, k)
-    k[1] |= <uint64_t>ABS_DEPTH << 39
+    abs_key(&A, p.leader, p.tricks_left, ABS_DEPTH, k)
     e = abs_slot(&A, k)
     known_lo = ABS_LOST
     known_hi = p.tricks_left
@@ -3144,7 +3140,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                 if lo < beta:
                     rel_union(rel, hrel)
                 return lo if lo >= beta or lo == hi else hi
-        slo = lo
+            slo = lo
         if S.use_table:
             S.tt_probes += 1
             e = tt_find(bucket, tag, &key, &lo, &hi, &emask)
