@@ -2510,8 +2510,6 @@ cdef int abs_bound(Pos* p, ValueCounts* vc, int rem, int beta, int nsure) noexce
     if e.k[0] == k[0] and e.k[1] == k[1] and e.k[2] == k[2]:
         known_lo = e.lo
         known_hi = e.hi
-        if known_hi <= nsure:
-            return -INF
     while hi_n - lo_n > 1:
         n = (lo_n + hi_n) // 2
         v = abs_at(p, vc, rem, n, pts + n * p.np, oud, masters, none, ex_ok)
