@@ -59,7 +59,7 @@ from .variant import CONTRACTS, Contract
 
 DEFAULT_WORLDS = 100
 DEFAULT_SEED = 0
-DEFAULT_NODE_BUDGET = 300_000
+DEFAULT_NODE_BUDGET = 175_000
 DEFAULT_CANDIDATES = 8
 #: table size of the workers' solvers; a budgeted question stores far fewer entries
 TABLE_MB = 64
