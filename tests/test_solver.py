@@ -196,7 +196,7 @@ def test_partition_search_changes_no_value() -> None:
 
 
 def test_early_deal_scan_changes_no_verdict() -> None:
-    # the scan covers a deal's first three tricks, beyond the reference's
+    # the scan covers a deal's first two tricks, beyond the reference's
     # reach: force it on positions with 6-10 tricks left (as if their deal
     # started there), where some scans finish within their budget
     # and others stop, and compare verdicts with the scan off
