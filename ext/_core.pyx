@@ -70,8 +70,11 @@ cdef extern from *:
     static void tc_on_sigint(int sig) { (void)sig; tc_interrupted = 1; }
     static tc_handler tc_catch_sigint(void) { tc_interrupted = 0; return signal(SIGINT, tc_on_sigint); }
     static void tc_release_sigint(tc_handler old) { signal(SIGINT, old); }
-    /* The table: zeroed, aligned for 2 MiB pages where Linux offers them
-       (see tc_huge); ``base`` and ``len`` are for tc_free. */
+    /* The table: zeroed, aligned for and asking for 2 MiB pages where Linux
+       offers them (a probe lands anywhere in the part in use: with 4 KiB
+       pages nearly every probe also misses the TLB, and on a fresh table
+       each first touch of a page is a fault; the pages come as the table
+       grows into them, see tt_grow); ``base`` and ``len`` are for tc_free. */
     #include <stdlib.h>
     #if defined(__linux__)
     #include <sys/mman.h>
@@ -84,22 +87,12 @@ cdef extern from *:
         if (p == MAP_FAILED) { *base = NULL; return NULL; }
         a = (char*)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
         *base = p; *len = n + huge;
+        madvise(a, n, MADV_HUGEPAGE);
         return a;
     #else
         void* p = calloc(n + 64, 1);
         *base = p; *len = 0;
         return p ? (void*)(((uintptr_t)p + 63) & ~(uintptr_t)63) : NULL;
-    #endif
-    }
-    /* Ask for 2 MiB pages once the whole table is to be used (a probe lands
-       anywhere in it: with 4 KiB pages nearly every probe also misses the
-       TLB).  Not at allocation: a short search on a fresh table touches few
-       pages, and with huge ones each touch would bring 2 MiB. */
-    static void tc_huge(void* a, size_t n) {
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        madvise(a, n, MADV_HUGEPAGE);
-    #else
-        (void)a; (void)n;
     #endif
     }
     static void tc_free(void* base, size_t len) {
@@ -123,7 +116,6 @@ cdef extern from *:
     double tc_now() nogil
     void* tc_alloc(size_t n, void** base, size_t* len) nogil
     void tc_free(void* base, size_t len) nogil
-    void tc_huge(void* a, size_t n) nogil
     ctypedef void (*tc_handler)(int)
     volatile int tc_interrupted
     tc_handler tc_catch_sigint()
@@ -185,7 +177,7 @@ cdef struct Entry:
     int16_t lo
     int16_t hi
     uint8_t move        # suit * 32 + relative index, 255 none
-    uint8_t pad[3]
+    uint8_t hx[3]       # the hash's top 24 bits, which place it (tt_at; tt_grow)
 
 
 cdef struct Bucket:
@@ -259,7 +251,10 @@ cdef struct Pos:
 cdef struct Search:
     Pos p
     Bucket* table
-    uint64_t nbuckets
+    uint64_t nbuckets       # in use now (tt_grow doubles it)
+    uint64_t max_buckets    # what the allocation holds
+    uint64_t tt_fill        # entries written into empty slots since the last clear
+    int grow                # tt_fill has passed half the slots: double at the next trick start
     int64_t nodes
     int64_t node_limit
     int64_t sub_limit       # a scan's budget: the search below stops there
@@ -2919,13 +2914,61 @@ cdef inline uint64_t key_hash(Key* key, uint64_t hm) noexcept nogil:
     return h
 
 
-cdef inline Bucket* tt_bucket(Search* S, Key* key, uint32_t* tag) noexcept nogil:
-    """The bucket of a key: that of its coarse part and honours under partition
-    search, of the whole key without (a multiply maps the hash onto any count);
-    ``tag`` gets the other bits of the hash, never 0."""
+cdef inline uint32_t tt_hash(Search* S, Key* key, uint32_t* tag) noexcept nogil:
+    """Where a key lives: the top 24 bits of the hash of its coarse part and
+    honours under partition search, of the whole key without (:func:`tt_at`
+    maps them onto the buckets in use); ``tag`` gets the low 24 bits, shifted
+    to the meta word's top, never 0."""
     cdef uint64_t h = key_hash(key, key.hmask if S.use_partition else ~0ULL)
     tag[0] = ((<uint32_t>h & 0xFFFFFF) | 1) << 8
-    return &S.table[((h >> 32) * S.nbuckets) >> 32]
+    return <uint32_t>(h >> 40)
+
+
+cdef inline Bucket* tt_at(Search* S, uint32_t hx) noexcept nogil:
+    """The bucket of hash ``hx`` (:func:`tt_hash`) in the table as it is now:
+    a multiply maps 24 bits onto any count, and doubling the count sends
+    bucket b's entries to buckets 2b and 2b + 1 (:func:`tt_grow`)."""
+    return &S.table[(<uint64_t>hx * S.nbuckets) >> 24]
+
+
+cdef void tt_grow(Search* S) noexcept nogil:
+    """Double the buckets in use, in place: from the last bucket down, each
+    one's entries go to buckets 2b and 2b + 1, which lie above it (but for
+    bucket 0, whose entries stay or move to bucket 1) and whose own entries
+    have already moved.  The table starts small and grows as a search fills
+    it: a short search then touches a few MiB instead of the whole
+    allocation (on a fresh table each first touch of a page is a fault; a
+    large table's probes miss the caches)."""
+    cdef Bucket* src
+    cdef Bucket* d
+    cdef Entry* e
+    cdef uint64_t b, nb = S.nbuckets * 2
+    cdef uint32_t hx
+    cdef int i, j, k, n[2]
+    S.grow = 0
+    b = S.nbuckets
+    while b > 0:
+        b -= 1
+        src = &S.table[b]
+        memset(&S.table[2 * b + (b == 0)], 0, (2 - (b == 0)) * sizeof(Bucket))
+        n[0] = 0
+        n[1] = 0
+        for i in range(WAYS):
+            if src.meta[i] == 0:
+                continue
+            e = &src.e[i]
+            hx = e.hx[0] | (<uint32_t>e.hx[1] << 8) | (<uint32_t>e.hx[2] << 16)
+            j = <int>(((<uint64_t>hx * nb) >> 24) - 2 * b)
+            d = &S.table[2 * b + j]
+            k = n[j]
+            n[j] += 1
+            if d != src or k != i:
+                d.meta[k] = src.meta[i]
+                memcpy(&d.e[k], e, sizeof(Entry))
+        if b == 0:
+            for i in range(n[0], WAYS):
+                src.meta[i] = 0
+    S.nbuckets = nb
 
 
 cdef inline bint coarse_eq(Entry* e, Key* key) noexcept nogil:
@@ -2968,15 +3011,16 @@ cdef inline Entry* tt_find(Bucket* b, uint32_t tag, Key* key, int* lo, int* hi,
     return found
 
 
-cdef inline void tt_store(Search* S, Bucket* b, uint32_t tag, Key* key, uint64_t mask, int lo,
+cdef inline void tt_store(Search* S, uint32_t hx, uint32_t tag, Key* key, uint64_t mask, int lo,
                           int hi, int move, int work) noexcept nogil:
     """Store a result valid for every position matching ``key`` under ``mask``
-    in its bucket (:func:`tt_bucket`).
+    in its bucket (:func:`tt_hash`, :func:`tt_at`).
 
     An entry for the same class takes the tighter bounds; an entry that this
     one makes redundant (it holds for fewer positions and says no more) is
     overwritten, and a new result that says nothing new is dropped.
     """
+    cdef Bucket* b = tt_at(S, hx)
     cdef Entry* e
     cdef int i, slot = -1, w = 1000
     for i in range(WAYS):
@@ -3009,6 +3053,10 @@ cdef inline void tt_store(Search* S, Bucket* b, uint32_t tag, Key* key, uint64_t
                 w = b.meta[i] & 0xFF
                 slot = i
     S.tt_stores += 1
+    if b.meta[slot] == 0:
+        S.tt_fill += 1
+        if 2 * S.tt_fill > S.nbuckets * WAYS and 2 * S.nbuckets <= S.max_buckets:
+            S.grow = 1
     b.meta[slot] = tag | work
     e = &b.e[slot]
     for i in range(6):
@@ -3017,6 +3065,9 @@ cdef inline void tt_store(Search* S, Bucket* b, uint32_t tag, Key* key, uint64_t
     e.lo = lo
     e.hi = hi
     e.move = move
+    e.hx[0] = hx & 0xFF
+    e.hx[1] = (hx >> 8) & 0xFF
+    e.hx[2] = hx >> 16
 
 
 cdef inline int rel_move(Pos* p, int card) noexcept nogil:
@@ -3126,7 +3177,7 @@ cdef inline int child(Search* S, int card, int alpha, int beta, int* crel) noexc
     return v
 
 
-cdef inline int store_cut(Search* S, Bucket* bucket, uint32_t tag, Key* key, int* rel, int* brel,
+cdef inline int store_cut(Search* S, uint32_t hx, uint32_t tag, Key* key, int* rel, int* brel,
                           bint narrowed, int* erel, int v, bint low) noexcept nogil:
     """A cut by a bound asked after the table (the drawing, the abstract
     game): ``v`` rests on the ranks ``brel`` (NULL: no plain rank), and on
@@ -3140,9 +3191,9 @@ cdef inline int store_cut(Search* S, Bucket* bucket, uint32_t tag, Key* key, int
         rel_union(rel, erel)
     if S.use_table:
         if low:
-            tt_store(S, bucket, tag, key, store_mask(S, key, rel), v - S.p.taker_hp, INF, 255, 0)
+            tt_store(S, hx, tag, key, store_mask(S, key, rel), v - S.p.taker_hp, INF, 255, 0)
         else:
-            tt_store(S, bucket, tag, key, store_mask(S, key, rel), -INF, v - S.p.taker_hp, 255, 0)
+            tt_store(S, hx, tag, key, store_mask(S, key, rel), -INF, v - S.p.taker_hp, 255, 0)
     return v
 
 
@@ -3164,8 +3215,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0, par = -1, slo = -INF
     cdef Key key
     cdef Entry* e = NULL
-    cdef Bucket* bucket = NULL
-    cdef uint32_t tag = 0
+    cdef uint32_t hx = 0, tag = 0
     cdef uint64_t emask
     cdef int64_t nodes0, saved
     for s in range(4):
@@ -3183,10 +3233,12 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
         if p.tricks_left == 0:
             return terminal_value(p)
         if S.use_table:
+            if S.grow:
+                tt_grow(S)
             # the bucket's tag lines load while the sure bounds are counted
             make_key(p, &key)
-            bucket = tt_bucket(S, &key, &tag)
-            tc_prefetch(bucket)
+            hx = tt_hash(S, &key, &tag)
+            tc_prefetch(tt_at(S, hx))
         par = parity(p)
         if S.use_bounds:
             sure_bounds(p, &lo, &hi, crel, erel, hrel, alpha, beta)
@@ -3210,7 +3262,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             slo = lo
         if S.use_table:
             S.tt_probes += 1
-            e = tt_find(bucket, tag, &key, &lo, &hi, &emask)
+            e = tt_find(tt_at(S, hx), tag, &key, &lo, &hi, &emask)
             if e != NULL:
                 S.tt_hits += 1
                 lo += p.taker_hp
@@ -3234,13 +3286,13 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             if par >= 0 and v > -INF:
                 v += (v - par) & 1
             if v >= beta:
-                return store_cut(S, bucket, tag, &key, rel, NULL, narrowed, erel, v, 1)
+                return store_cut(S, hx, tag, &key, rel, NULL, narrowed, erel, v, 1)
         if S.use_bounds and hi > alpha:
             # the defence's drawing of the taker's trumps (narrowed: hi is
             # the table's)
             v = drawn_high(p, alpha, beta, crel)
             if v <= alpha:
-                return store_cut(S, bucket, tag, &key, rel, crel, narrowed, erel, v, 0)
+                return store_cut(S, hx, tag, &key, rel, crel, narrowed, erel, v, 0)
     nodes0 = S.nodes
     seat = seat_at(p, p.ntrick)
     maximize = p.camp[seat]
@@ -3359,13 +3411,24 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
         while v > 1:
             v >>= 1
             i += 1
-        tt_store(S, bucket, tag, &key, store_mask(S, &key, rel),
+        tt_store(S, hx, tag, &key, store_mask(S, &key, rel),
                  lo, hi, rel_move(p, bestmove) if bestmove >= 0 else 255, i)
     return best
 
 
 # ---------------------------------------------------------------------------
 # Python surface
+
+DEF FIRST_TABLE = 8 << 20   # bytes: the table's first size (tt_grow)
+
+
+cdef uint64_t first_buckets(uint64_t most) noexcept nogil:
+    """The table's first bucket count: ``most`` halved while above
+    FIRST_TABLE, so that doubling reaches at most ``most``."""
+    while most * sizeof(Bucket) >= 2 * FIRST_TABLE:
+        most >>= 1
+    return most
+
 
 cdef class Core:
     """One search engine: a position, a transposition table and counters.
@@ -3378,15 +3441,14 @@ cdef class Core:
     cdef size_t table_bytes
     cdef void* raw          # the allocation (tc_alloc), the table aligned in it
     cdef size_t raw_len
-    cdef bint huge          # 2 MiB pages asked for (clear_table)
     cdef ForcedEntry* fcache
     cdef SureEntry* scache
     cdef AbsEntry* acache
 
     def __cinit__(self, size_t table_bytes=256 * 1024 * 1024):
         cdef uint64_t nb = table_bytes // sizeof(Bucket)
-        if nb < 1 or nb >= (1ULL << 32):
-            raise ValueError("table_bytes must hold between one bucket and 2**32 buckets")
+        if nb < 1 or nb > (1ULL << 24):
+            raise ValueError("table_bytes must hold between one bucket and 2**24 buckets")
         memset(&self.S, 0, sizeof(Search))
         self.S.table = <Bucket*>tc_alloc(nb * sizeof(Bucket), &self.raw, &self.raw_len)
         if self.S.table == NULL:
@@ -3403,8 +3465,9 @@ cdef class Core:
         self.S.p.fcache = self.fcache
         self.S.p.scache = self.scache
         self.S.p.acache = self.acache
-        self.S.nbuckets = nb
+        self.S.max_buckets = nb
         self.table_bytes = nb * sizeof(Bucket)
+        self.S.nbuckets = first_buckets(nb)
         self.S.use_table = 1
         self.S.use_bounds = 1
         self.S.use_merge = 1
@@ -3422,16 +3485,21 @@ cdef class Core:
 
     @property
     def table_bytes(self):
-        """Bytes actually used by the table (whole buckets of 32 entries)."""
+        """Bytes the table may grow to (whole buckets of 32 entries)."""
         return self.table_bytes
 
+    @property
+    def table_used_bytes(self):
+        """Bytes of the table in use now: it starts at a few MiB and doubles
+        whenever half its slots are filled, up to ``table_bytes``."""
+        return self.S.nbuckets * sizeof(Bucket)
+
     def clear_table(self):
-        """Empty the table, touching all of it: on 2 MiB pages from then on
-        where the system offers them."""
-        if not self.huge:
-            tc_huge(self.S.table, self.table_bytes)
-            self.huge = 1
+        """Empty the table and shrink it back to its first size."""
         memset(self.S.table, 0, self.S.nbuckets * sizeof(Bucket))
+        self.S.nbuckets = first_buckets(self.S.max_buckets)
+        self.S.tt_fill = 0
+        self.S.grow = 0
 
     def set_options(self, table=None, bounds=None, merge=None, partition=None, scan=None,
                     abstract=None):
@@ -3665,13 +3733,12 @@ cdef class Core:
         cdef Entry* e
         cdef int lo, hi
         cdef uint64_t mask
-        cdef uint32_t tag
-        cdef Bucket* b
+        cdef uint32_t tag, hx
         if self.S.p.ntrick != 0:
             return None
         make_key(&self.S.p, &key)
-        b = tt_bucket(&self.S, &key, &tag)     # sets tag: not in the same call
-        e = tt_find(b, tag, &key, &lo, &hi, &mask)
+        hx = tt_hash(&self.S, &key, &tag)     # sets tag: not in the same call
+        e = tt_find(tt_at(&self.S, hx), tag, &key, &lo, &hi, &mask)
         if e == NULL:
             return None
         c = abs_move(&self.S.p, e.move)

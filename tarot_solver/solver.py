@@ -166,7 +166,15 @@ class Solver:
 
     @property
     def table_bytes(self) -> int:
+        """The most memory the table may take (``table_mb``, in whole buckets)."""
         return self._core.table_bytes
+
+    @property
+    def table_used_bytes(self) -> int:
+        """The table's memory in use: it starts at a few MiB, doubles whenever a
+        search fills half of it, up to :attr:`table_bytes`, and shrinks back
+        when cleared."""
+        return self._core.table_used_bytes
 
     @property
     def nodes(self) -> int:

@@ -1283,3 +1283,19 @@ def test_table_reuse_across_positions_keeps_values(solver: Solver) -> None:
     first = [solver.solve(s, pv=False).margin for s in states]
     fresh = Solver(16)
     assert [fresh.solve(s, pv=False).margin for s in reversed(states)] == first[::-1]
+
+
+def test_table_grows_in_place_and_keeps_values() -> None:
+    # the table starts at a few MiB and doubles in the middle of a search
+    # once half its slots are filled (the searches above hold bucket hashes,
+    # not addresses); a table too small to grow must give the same values
+    rng = random.Random(5)
+    states = [random_position(rng, rng.choice([8, 9, 10])) for _ in range(40)]
+    growing, fixed = Solver(32), Solver(8)
+    first = growing.table_used_bytes
+    assert first < growing.table_bytes and fixed.table_used_bytes == fixed.table_bytes
+    values = [growing.solve(s, pv=False).margin for s in states]
+    assert growing.table_used_bytes == 2 * first
+    assert values == [fixed.solve(s, pv=False).margin for s in states]
+    growing.clear()
+    assert growing.table_used_bytes == first
