@@ -1960,7 +1960,8 @@ cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, in
     return wbit if others and wbit < NO_REL else NO_REL
 
 
-cdef inline int lead_chain(Pos* p, int t, int* tbest_now, int* rel) noexcept nogil:
+cdef inline int lead_chain(Pos* p, int t, int* tbest_now, int* rel,
+                           uint32_t (*h)[NSUITS], bint* ex_spent) noexcept nogil:
     """Tricks the defence surely wins in a row from now, on lead against the
     taker ``t``, alone in his camp and out of trumps (``tbest_now`` as for
     :func:`lead_control`), the lead passing between the defenders as their
@@ -1979,13 +1980,23 @@ cdef inline int lead_chain(Pos* p, int t, int* tbest_now, int* rel) noexcept nog
     defenders must play, and the line holds whatever he plays.  ``rel[s]``
     gets the lowest rank of a plain card that won one of those tricks over
     another card of its suit (lower cards may be swapped between hands: the
-    line still holds)."""
-    cdef uint32_t h[MAXP][NSUITS]
+    line still holds); ``h`` the hands after those tricks (the defenders'
+    as the line leaves them; the taker's as now).
+
+    A defender holding the Excuse plays it in the first of those tricks
+    but the deal's last where his card would be a plain card that neither
+    leads nor wins (then nobody after him plays otherwise: only a trump best
+    so far changes what they must play), and keeps that card; the Excuse
+    then stays with the defence (``ex_spent``), where kept to the last
+    trick it would go to the taker."""
     cdef uint32_t g[NSUITS]
+    cdef uint32_t keep[NSUITS]
+    cdef int exd = p.excuse_owner if p.excuse_owner >= 0 and p.excuse_owner != t else -1
     cdef int tbest[4]   # his best card of a suit he may still hold, else -1
     cdef int tlen[4]    # his cards of a suit less its leads so far
-    cdef int q, s, k = 0, bit, side, r, w, score, best, bw, br, bs, bb, ws, wc
+    cdef int q, s, k = 0, bit, side, r, w, ldr, score, best, bw, br, bs, bb, ws, wc
     cdef int ex = p.excuse_owner == t
+    ex_spent[0] = 0
     for s in range(4):
         rel[s] = NO_REL
         tlen[s] = tc_popcount(p.hand[t][s])
@@ -2017,7 +2028,15 @@ cdef inline int lead_chain(Pos* p, int t, int* tbest_now, int* rel) noexcept nog
                     br = r
         if best < 0:
             break
-        r = chain_trick(p, t, h, tbest, w, bs, bb, &w, &ws, &wc, 1)
+        ldr = w
+        if exd >= 0:
+            keep = h[exd]
+        r = chain_trick(p, t, h, tbest, ldr, bs, bb, &w, &ws, &wc, 1)
+        if (exd >= 0 and exd != ldr and exd != w and h[exd][TRUMP] == keep[TRUMP]
+                and k + 1 < p.tricks_left):
+            h[exd] = keep
+            ex_spent[0] = 1
+            exd = -1
         if bs < TRUMP:
             if br < rel[bs]:
                 rel[bs] = br
@@ -2029,10 +2048,25 @@ cdef inline int lead_chain(Pos* p, int t, int* tbest_now, int* rel) noexcept nog
 
 
 cdef inline int run_bound(Pos* p, ValueCounts* vc, int rem, int noud, int c_oud, uint32_t* masters,
-                          int t, int k, uint32_t* lost) noexcept nogil:
+                          int t, int k, uint32_t* lost, uint32_t (*after)[NSUITS],
+                          bint ex_spent) noexcept nogil:
     """The high bound where the defence wins the next ``k`` tricks, ``lost``
-    the taker's cards among them (``c_oud``: camp_sure's oudlers, no plan's)."""
-    cdef int v = camp_bound(p, vc, rem, 0, k * p.np, k, &c_oud, masters, t, lost, 0)
+    the taker's cards among them (``c_oud``: camp_sure's oudlers, no plan's).
+    With ``after``, the defenders' hands once a line of the defence has
+    played those tricks: the cards they spent there went to the defence,
+    so the taker's later tricks can only take cards from what is left;
+    ``ex_spent``: the defence's Excuse was played in one of them."""
+    cdef ValueCounts left[MAXP]
+    cdef int q, s
+    if after != NULL:
+        for q in range(p.np):
+            left[q] = vc[q]
+            if q != t:
+                for s in range(4):
+                    drop_cards(&left[q], s, p.hand[q][s] & ~after[q][s])
+                drop_cards(&left[q], TRUMP, p.hand[q][TRUMP] & ~after[q][TRUMP] & ~masters[q])
+        vc = left
+    cdef int v = camp_bound(p, vc, rem, 0, k * p.np, k, &c_oud, masters, t, lost, ex_spent)
     return p.taker_hp + rem - v - p.tgt[p.fixed + noud - c_oud]
 
 
@@ -2643,6 +2677,8 @@ cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, 
     cdef int tbest[4]
     cdef uint32_t cashed[NSUITS]
     cdef uint32_t lost[NSUITS]
+    cdef uint32_t after[MAXP][NSUITS]
+    cdef bint ex_spent
     cdef uint32_t mt, other_t, tried
     cdef uint64_t tk0, tk1
     cdef int rel2[4]
@@ -2769,16 +2805,16 @@ cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, 
                     tbest[k] = tc_msb(p.hand[tseat][k]) if p.hand[tseat][k] else -1
                 k = lead_control(p, tseat, tbest, lost)
                 if k > 0:
-                    lo2 = run_bound(p, vc, rem, noud, c_oud, masters, tseat, k, lost)
+                    lo2 = run_bound(p, vc, rem, noud, c_oud, masters, tseat, k, lost, NULL, 0)
                     if lo2 < hi[0]:
                         hi[0] = lo2
                         for bit in range(4):
                             hrel[bit] = NO_REL
                 if hi[0] > alpha:
-                    kp = lead_chain(p, tseat, tbest, rel2)
+                    kp = lead_chain(p, tseat, tbest, rel2, after, &ex_spent)
                     if kp > k:
                         cheapest_cards(p, tseat, kp, lost)
-                        lo2 = run_bound(p, vc, rem, noud, c_oud, masters, tseat, kp, lost)
+                        lo2 = run_bound(p, vc, rem, noud, c_oud, masters, tseat, kp, lost, after, ex_spent)
                         if lo2 < hi[0]:
                             hi[0] = lo2
                             for bit in range(4):
@@ -2944,7 +2980,8 @@ cdef void tt_grow(Search* S) noexcept nogil:
     cdef Entry* e
     cdef uint64_t b, nb = S.nbuckets * 2
     cdef uint32_t hx
-    cdef int i, j, k, n[2]
+    cdef int i, j, k
+    cdef int n[2]
     S.grow = 0
     b = S.nbuckets
     while b > 0:

@@ -1177,10 +1177,54 @@ def test_defence_line_passing_the_lead(solver: Solver) -> None:
     assert sure_bounds(solver, st)[1] == minimax(st) == -80
     # the defence wins three tricks in a row, but the taker plays his Excuse
     # in one of them and keeps his king for the last: of his cards, only his
-    # two low ones are surely lost (-64 without the line; counting the king
-    # lost too gave -84, below the value)
+    # two low ones are surely lost (-64 without the line, -76 with the
+    # defenders' cards spent in it still counted; counting the king lost
+    # too gave -84, below the value)
     st = built(("9C T12 T13 T14", "4H 4C KC EX", "4D 9D 8C QC", "3H 8H 6C 7C"), 1, 2)
-    assert sure_bounds(solver, st)[1] == -76 >= minimax(st) == -82
+    assert sure_bounds(solver, st)[1] == -81 >= minimax(st) == -82
+    # the line's first trick, the 5 of clubs led, takes seat 1's king, his
+    # only club: the taker's later tricks cannot take it (-94 with the
+    # defenders' whole hands)
+    st = built(("8S 7H 5C", "3S JH KC", "7S 2C T7", "QS QH 9D"), 3, 0)
+    assert sure_bounds(solver, st)[1] == minimax(st) == -102
+    # seat 0 plays his Excuse in one of the line's tricks, which the
+    # defence wins, and keeps his heart: the Excuse stays with the defence
+    # (-104 where he might keep it to the last trick)
+    st = built(("5H T19 EX", "3S 9D T2", "6H 10D 9C", "7S 8H 8D"), 3, 2)
+    assert sure_bounds(solver, st)[1] == minimax(st) == -112
+
+
+def trumpless_taker_starts(seed: int, n: int) -> Iterator[PlayState]:
+    """Random trick starts with 1-5 tricks left, four players, where a
+    defender leads against a lone taker whose trumps were swapped for the
+    defenders' plain cards (the defence's lines and its Excuse)."""
+    rng = random.Random(seed)
+    while n:
+        size = rng.randrange(1, 6)
+        deck = list(range(78))
+        rng.shuffle(deck)
+        hands = [set(deck[size * q: size * (q + 1)]) for q in range(4)]
+        taker = rng.randrange(4)
+        for c in [c for c in hands[taker] if cards.is_trump(c)]:
+            plain = [(q, x) for q in range(4) if q != taker for x in hands[q] if x < 56]
+            if not plain:
+                break
+            q, x = rng.choice(plain)
+            hands[q].symmetric_difference_update({c, x})
+            hands[taker].symmetric_difference_update({c, x})
+        else:
+            n -= 1
+            yield PlayState(hands=[cards.mask_of(h) for h in hands], camps=tuple(q == taker for q in range(4)),
+                            leader=rng.choice([q for q in range(4) if q != taker]),
+                            tricks=[Trick(taker, [], taker)])
+
+
+def test_defence_lines_against_a_taker_out_of_trumps_contain_the_value(solver: Solver,
+                                                                        unbounded: Solver) -> None:
+    # the line's cards and its Excuse (never in the deal's last trick, where
+    # it would go to the taker: a first version kept it for the defence there)
+    for st in trumpless_taker_starts(31, 1500):
+        bounds_contain_the_value(solver, unbounded, st)
 
 
 def test_defence_draws_the_taker_trumps_first(solver: Solver) -> None:
