@@ -2055,7 +2055,8 @@ cdef inline int run_bound(Pos* p, ValueCounts* vc, int rem, int noud, int c_oud,
     With ``after``, the defenders' hands once a line of the defence has
     played those tricks: the cards they spent there went to the defence,
     so the taker's later tricks can only take cards from what is left;
-    ``ex_spent``: the defence's Excuse was played in one of them."""
+    ``ex_spent``: the defence's Excuse was played in one of them, else it
+    is played in the first trick after them where that is not the last."""
     cdef ValueCounts left[MAXP]
     cdef int q, s
     if after != NULL:
@@ -2066,7 +2067,9 @@ cdef inline int run_bound(Pos* p, ValueCounts* vc, int rem, int noud, int c_oud,
                     drop_cards(&left[q], s, p.hand[q][s] & ~after[q][s])
                 drop_cards(&left[q], TRUMP, p.hand[q][TRUMP] & ~after[q][TRUMP] & ~masters[q])
         vc = left
-    cdef int v = camp_bound(p, vc, rem, 0, k * p.np, k, &c_oud, masters, t, lost, ex_spent)
+    cdef int v = camp_bound(p, vc, rem, 0, k * p.np, k, &c_oud, masters, t, lost,
+                            ex_spent or (p.excuse_owner >= 0 and not p.camp[p.excuse_owner]
+                                         and p.tricks_left - k >= 2))
     return p.taker_hp + rem - v - p.tgt[p.fixed + noud - c_oud]
 
 
