@@ -3461,6 +3461,9 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
 
 DEF FIRST_TABLE = 8 << 20   # bytes: the table's first size (tt_grow)
 
+#: the largest table: 2**24 buckets, all a 24-bit hash can address (tt_at)
+MAX_TABLE_BYTES = (1 << 24) * sizeof(Bucket)
+
 
 cdef uint64_t first_buckets(uint64_t most) noexcept nogil:
     """The table's first bucket count: ``most`` halved while above
@@ -3488,7 +3491,8 @@ cdef class Core:
     def __cinit__(self, size_t table_bytes=256 * 1024 * 1024):
         cdef uint64_t nb = table_bytes // sizeof(Bucket)
         if nb < 1 or nb > (1ULL << 24):
-            raise ValueError("table_bytes must hold between one bucket and 2**24 buckets")
+            raise ValueError(f"a table of {table_bytes} bytes: it must hold between one bucket"
+                             f" and 2**24 buckets ({MAX_TABLE_BYTES} bytes)")
         memset(&self.S, 0, sizeof(Search))
         self.S.table = <Bucket*>tc_alloc(nb * sizeof(Bucket), &self.raw, &self.raw_len)
         if self.S.table == NULL:

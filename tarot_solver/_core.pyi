@@ -2,6 +2,8 @@
 
 from typing import List, Optional, Sequence, Tuple
 
+MAX_TABLE_BYTES: int
+
 class Core:
     """One search engine: a position, a transposition table and counters."""
 

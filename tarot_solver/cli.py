@@ -40,7 +40,7 @@ from .parallel import map_ordered as _map_ordered
 from .records import VARIANT, DealRecord, iter_records, read_record
 from .rules import PlayState
 from .scoring import SLAM_OUTCOMES, score
-from .solver import DEFAULT_TABLE_MB, Solver
+from .solver import DEFAULT_TABLE_MB, MAX_TABLE_MB, Solver
 from .variant import FOUR_PLAYERS, Contract
 
 PROG = "tarot-solve"
@@ -72,6 +72,8 @@ class TarotGroup(click.Group):
         except OSError as e:
             text = f"{e.filename}: {e.strerror}" if e.filename is not None and e.strerror else str(e)
             raise InputError(_one_line(text)) from None
+        except MemoryError as e:
+            raise InputError(_one_line(f"{e or 'out of memory'}: try a smaller --table-mb")) from None
 
 
 def _one_line(text: str) -> str:
@@ -227,7 +229,7 @@ def _render_replay(r: Dict[str, Any]) -> str:
               help="Stop after S seconds and report the proven bounds.")
 @click.option("--nodes", "node_limit", type=click.IntRange(min=1), metavar="N",
               help="Stop after N search nodes and report the proven bounds.")
-@click.option("--table-mb", type=click.IntRange(min=1), default=DEFAULT_TABLE_MB, show_default=True,
+@click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=DEFAULT_TABLE_MB, show_default=True,
               help="Memory for the transposition table.")
 @json_option
 def solve_command(file: str, all_cards: bool, made_only: bool, time_limit: Optional[float],
@@ -631,7 +633,7 @@ def _require(module: str, extra: str, option: str) -> None:
               help=f"Search time per position (0: none; default {ANALYZE_TIME_LIMIT:g}, none with --nodes).")
 @click.option("--nodes", type=click.IntRange(min=0), default=0, metavar="N",
               help="Search nodes per position (0: none); results do not depend on the machine.")
-@click.option("--table-mb", type=click.IntRange(min=1), default=DEFAULT_TABLE_MB, show_default=True,
+@click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=DEFAULT_TABLE_MB, show_default=True,
               help="Transposition table per worker.")
 @click.option("--from-trick", type=click.IntRange(1, FOUR_PLAYERS.tricks), default=1, show_default=True,
               metavar="N", help="Solve only the positions from trick N on (the endgame).")

@@ -28,6 +28,8 @@ from .proofsearch import ProofSearch
 from .rules import PlayState
 
 DEFAULT_TABLE_MB = 256
+#: the largest table the core can address (34,816 MiB)
+MAX_TABLE_MB = _core.MAX_TABLE_BYTES >> 20
 # Exact margins: within this many half-points, a failed probe is followed by one at
 # the bound it returned (Solver._exact). Chosen on 20 positions with 14 tricks left;
 # on 32 others, 24 answered within 100 M nodes against 22 by bisection alone, median
@@ -158,8 +160,8 @@ class Solver:
     """
 
     def __init__(self, table_mb: int = DEFAULT_TABLE_MB) -> None:
-        if table_mb < 1:
-            raise ValueError("table_mb must be at least 1")
+        if not 1 <= table_mb <= MAX_TABLE_MB:
+            raise ValueError(f"table_mb must be between 1 and {MAX_TABLE_MB}, not {table_mb}")
         self._core = _core.Core(int(table_mb) * 1024 * 1024)
         self.last_stats = SearchStats(0, 0, 0, 0)
         self.status: Optional[SearchStatus] = None

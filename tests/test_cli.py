@@ -194,6 +194,21 @@ def test_solve_all_cards_and_made_only_exclude_each_other() -> None:
     assert result.exit_code == 2 and "exclude each other" in result.stderr
 
 
+def test_table_too_large(monkeypatch: Any) -> None:
+    # beyond what the core can address: refused with the option's range
+    result = run(["solve", str(EXAMPLES / "midgame.json"), "--table-mb", "40000"])
+    assert result.exit_code == 2 and "1<=x<=34816" in result.stderr
+    # within it but more than the machine gives: one line, no traceback
+
+    def refuse(table_mb: int) -> None:
+        raise MemoryError(f"cannot allocate a {table_mb << 20}-byte table")
+
+    monkeypatch.setattr("tarot_solver.cli.Solver", refuse)
+    result = run(["solve", str(EXAMPLES / "midgame.json"), "--table-mb", "30000"])
+    assert_one_line_error(result.exit_code, result.stdout, result.stderr,
+                          "cannot allocate a 31457280000-byte table: try a smaller --table-mb")
+
+
 def test_missing_file() -> None:
     result = run(["replay", "no/such/file.json"])
     assert_one_line_error(result.exit_code, result.stdout, result.stderr,
