@@ -121,8 +121,9 @@ def map_ordered(
                 yield fn(item)
                 bar.step()
             return
-        # joblib (and numpy with it) only here: importing it took 0.15 s off
-        # every command's start, those that run nothing in parallel too
+        # joblib (and numpy with it) imported only here: at module level it
+        # added 0.15 s to every command's start, those that run nothing in
+        # parallel too
         import joblib  # type: ignore[import-untyped]
 
         n_jobs = jobs if jobs > 0 else default_jobs()
