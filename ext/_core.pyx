@@ -254,7 +254,6 @@ cdef struct Search:
     uint64_t nbuckets       # in use now (tt_grow doubles it)
     uint64_t max_buckets    # what the allocation holds
     uint64_t tt_fill        # entries written into empty slots since the last clear
-    int grow                # tt_fill has passed half the slots: double at the next trick start
     int64_t nodes
     int64_t node_limit
     int64_t sub_limit       # a scan's budget: the search below stops there
@@ -2985,7 +2984,6 @@ cdef void tt_grow(Search* S) noexcept nogil:
     cdef uint32_t hx
     cdef int i, j, k
     cdef int n[2]
-    S.grow = 0
     b = S.nbuckets
     while b > 0:
         b -= 1
@@ -3095,8 +3093,6 @@ cdef inline void tt_store(Search* S, uint32_t hx, uint32_t tag, Key* key, uint64
     S.tt_stores += 1
     if b.meta[slot] == 0:
         S.tt_fill += 1
-        if 2 * S.tt_fill > S.nbuckets * WAYS and 2 * S.nbuckets <= S.max_buckets:
-            S.grow = 1
     b.meta[slot] = tag | work
     e = &b.e[slot]
     for i in range(6):
@@ -3273,7 +3269,9 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
         if p.tricks_left == 0:
             return terminal_value(p)
         if S.use_table:
-            if S.grow:
+            if 2 * S.tt_fill > S.nbuckets * WAYS and 2 * S.nbuckets <= S.max_buckets:
+                # half the slots filled: double the table (not in tt_store,
+                # whose callers up the recursion are between probe and store)
                 tt_grow(S)
             # the bucket's tag lines load while the sure bounds are counted
             make_key(p, &key)
@@ -3543,7 +3541,6 @@ cdef class Core:
         memset(self.S.table, 0, self.S.nbuckets * sizeof(Bucket))
         self.S.nbuckets = first_buckets(self.S.max_buckets)
         self.S.tt_fill = 0
-        self.S.grow = 0
 
     def set_options(self, table=None, bounds=None, merge=None, partition=None, scan=None,
                     abstract=None):
