@@ -3246,6 +3246,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef int vrel[4]
     cdef int erel[4]
     cdef int hrel[4]
+    cdef int trel[4]
     cdef int srel[MAXMOVES]
     cdef int n, i, k, s, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi, changed, mine
     cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0, par = -1, slo = -INF
@@ -3273,31 +3274,10 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                 # half the slots filled: double the table (not in tt_store,
                 # whose callers up the recursion are between probe and store)
                 tt_grow(S)
-            # the bucket's tag lines load while the sure bounds are counted
             make_key(p, &key)
             hx = tt_hash(S, &key, &tag)
             tc_prefetch(tt_at(S, hx))
         par = parity(p)
-        if S.use_bounds:
-            sure_bounds(p, &lo, &hi, crel, erel, hrel, alpha, beta)
-            if par >= 0:
-                # whole points: a bound a half-point off the value's parity
-                # moves to it (15 full deals -2.4 % nodes)
-                lo += (lo - par) & 1
-                hi -= (hi - par) & 1
-            if lo >= beta or hi <= alpha or lo == hi:
-                # the low bound rests on the leader's plan's ranks when he
-                # is of the taker's camp, and on the taker's later cash's;
-                # the high bound on those of the defence's plan
-                if lo >= beta or lo == hi:
-                    if p.camp[p.leader] == 1:
-                        for s in range(4):
-                            rel[s] = crel[s]
-                    rel_union(rel, erel)
-                if lo < beta:
-                    rel_union(rel, hrel)
-                return lo if lo >= beta or lo == hi else hi
-            slo = lo
         if S.use_table:
             S.tt_probes += 1
             e = tt_find(tt_at(S, hx), tag, &key, &lo, &hi, &emask)
@@ -3317,6 +3297,28 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                 if narrowed:
                     mask_rel(p, &key, emask, erel)
                 tt_move = abs_move(p, e.move)
+        if S.use_bounds:
+            sure_bounds(p, &lo, &hi, crel, trel, hrel, alpha, beta)
+            if par >= 0:
+                # whole points: a bound a half-point off the value's parity
+                # moves to it (15 full deals -2.4 % nodes)
+                lo += (lo - par) & 1
+                hi -= (hi - par) & 1
+            if lo >= beta or hi <= alpha or lo == hi:
+                # the low bound rests on the leader's plan's ranks when he
+                # is of the taker's camp, and on the taker's later cash's;
+                # the high bound on those of the defence's plan
+                if lo >= beta or lo == hi:
+                    if p.camp[p.leader] == 1:
+                        for s in range(4):
+                            rel[s] = crel[s]
+                    rel_union(rel, trel)
+                if lo < beta:
+                    rel_union(rel, hrel)
+                if narrowed:
+                    rel_union(rel, erel)
+                return lo if lo >= beta or lo == hi else hi
+            slo = lo
         # where the table has not cut, the costlier bounds (cuts stored)
         if S.use_bounds and S.use_abstract and slo < beta:
             # the taker's tricks in the abstract game
