@@ -502,6 +502,7 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
     cdef uint32_t tbl[NSUITS]         # cards on the table but the best, by suit
     cdef uint32_t tk_plain[4]          # the taker's camp's cards (defence leads)
     cdef uint32_t tk_t = 0
+    cdef bint hunt = 0                 # the defence's trump leads hunt the Petit
     cdef int void_t[4]                 # most trumps of a defender void in each suit
     cdef int forcing = 0, ntr          # suits the taker's leads force (taker leads)
     cdef int beats, run_start, vals_seen, rhi
@@ -529,11 +530,18 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
         # the taker's camp's cards, for the defence's leads
         for s in range(4):
             tk_plain[s] = 0
+        ntr = 0
         for q in range(p.np):
             if p.camp[q]:
                 tk_t |= p.hand[q][TRUMP]
                 for s in range(4):
                     tk_plain[s] |= p.hand[q][s]
+            else:
+                ntr += 1
+        # the taker's camp holds the Petit, and the defence trumps enough
+        # for each defender to follow every round of trumps it takes to
+        # draw all of that camp's
+        hunt = tk_t & 1 and tc_popcount(p.alive[TRUMP] & ~tk_t) >= ntr * tc_popcount(tk_t)
     if p.ntrick == 0 and mycamp == 1:
         # the plain suits whose void defenders all hold trumps, fewer than
         # the leader: the taker's leads of them make one of them ruff
@@ -673,6 +681,10 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
                             # before its other low leads (16 left: -18 % nodes;
                             # exact margins at 14 left -4 %)
                             sc += 100
+                        elif s == TRUMP and mycamp == 0 and hunt:
+                            # the defence hunting the Petit: its trump leads
+                            # first (deal 19: 529 K -> 12.7 K nodes)
+                            sc += 1000
                         elif s == TRUMP and mycamp == 0 and (others >> bit or not tk_t):
                             # the defence's trump leads after its other leads,
                             # but for its masters while the taker holds a trump
