@@ -2269,9 +2269,9 @@ cdef int drawn_high(Pos* p, int alpha, int beta, int* hrel) noexcept nogil:
 # holder play one, a defender who still holds the suit led cannot overruff,
 # and a trump played before the taker's must be overtrumped.
 
-DEF ACACHE_BITS = 15
+DEF ACACHE_BITS = 17
 DEF ACACHE = 1 << ACACHE_BITS
-DEF ABS_DEPTH = 2        # tricks the game looks ahead (see abs_bound)
+DEF ABS_DEPTH = 3        # tricks the game looks ahead (see abs_bound)
 DEF ABS_BUDGET = 3000    # trick starts of the game per question
 DEF ABS_LOST = -100      # a line the taker's camp refuses (its Excuse kept to the last trick)
 
@@ -2598,8 +2598,11 @@ cdef int abs_bound(Pos* p, ValueCounts* vc, int rem, int beta, int nsure) noexce
     played; the rest as :func:`camp_bound` counts it.  Not where the
     defence may still lead its Excuse to a slam (a master kept to the last
     trick would lose).  ``nsure``: the tricks camp_sure's matching gives;
-    the look-ahead gains about a trick a trick, and questions more than
-    two above were rarely answered yes and cost more than they saved.
+    the look-ahead gains about a trick a trick.  Three tricks ahead
+    (two until session 31) see more of a long trump hand's drawing: the
+    makes near the median 15-99 % fewer nodes, the fails the same, in
+    about the same time (a four times larger cache keeps the deeper
+    game's states).
 
     A lone taker holding the Petit (not a master) is first asked for his
     tricks with the Petit kept (:func:`abs_trick` with ``kp``): where the
