@@ -1834,7 +1834,10 @@ cdef inline int forced_value(Pos* p, ValueCounts* vc, int rem, int sure, int nsu
 
 cdef inline int safe_leads(uint32_t* h, int* tbest) noexcept nogil:
     """A defender's leads that a taker out of trumps cannot win: trumps, cards
-    of the suits he lacks, honours above his best card of a suit."""
+    of the suits he lacks, honours above his best card of a suit (``tbest``,
+    -1 where he lacks it).  Honours only, so that the count rests on no
+    plain rank: counting the low cards above the taker's best cost nodes
+    through the table."""
     cdef int s, n = tc_popcount(h[TRUMP])
     for s in range(4):
         if tbest[s] < 0:
@@ -1842,32 +1845,6 @@ cdef inline int safe_leads(uint32_t* h, int* tbest) noexcept nogil:
         else:
             n += tc_popcount(h[s] >> (tbest[s] + 1 if tbest[s] >= NO_REL else NO_REL))
     return n
-
-
-cdef inline int lead_control(Pos* p, int t, int* tbest, uint32_t* lost) noexcept nogil:
-    """Tricks the defence surely wins in a row from now, on lead against the
-    taker ``t``, alone in his camp and out of trumps (``tbest``: his best card
-    of each suit, -1 where he lacks it).
-
-    A defender's safe leads are his trumps, his cards of the suits the
-    taker lacks and his honours above the taker's best card of a suit: the
-    taker can neither ruff them nor beat them, so a defender wins the trick
-    and leads the next.  They stay safe (the taker only loses cards), and a
-    defender spends one card a trick, so while each defender still holds a
-    safe card the defence keeps the lead: at least as many tricks as the
-    fewest safe cards a defender holds.  (Honours only, so that the count
-    rests on no plain rank: counting the low cards above the taker's best
-    cost nodes through the table.)  ``lost`` gets the taker's cheapest
-    cards, that many: his cards in those tricks are worth no less."""
-    cdef int q, n, f = p.tricks_left
-    for q in range(p.np):
-        if q == t:
-            continue
-        n = safe_leads(p.hand[q], tbest)
-        if n < f:
-            f = n
-    cheapest_cards(p, t, f, lost)
-    return f
 
 
 cdef inline void cheapest_cards(Pos* p, int t, int k, uint32_t* lost) noexcept nogil:
@@ -1974,9 +1951,11 @@ cdef inline int chain_trick(Pos* p, int t, uint32_t (*h)[NSUITS], int* tbest, in
 cdef inline int lead_chain(Pos* p, int t, int* tbest_now, int* rel,
                            uint32_t (*h)[NSUITS], bint* ex_spent) noexcept nogil:
     """Tricks the defence surely wins in a row from now, on lead against the
-    taker ``t``, alone in his camp and out of trumps (``tbest_now`` as for
-    :func:`lead_control`), the lead passing between the defenders as their
-    cards decide.
+    taker ``t``, alone in his camp and out of trumps (``tbest_now``: his
+    best card of each suit, -1 where he lacks it), the lead passing between
+    the defenders as their cards decide.  (It replaced, in session 31, a
+    count of the fewest safe leads a defender holds, which it always
+    matched or passed.)
 
     A concrete line of the defence (:func:`chain_trick`): each trick, the
     leader leads his highest or his lowest card of a suit or of the trumps,
@@ -2063,22 +2042,20 @@ cdef inline int run_bound(Pos* p, ValueCounts* vc, int rem, int noud, int c_oud,
                           bint ex_spent) noexcept nogil:
     """The high bound where the defence wins the next ``k`` tricks, ``lost``
     the taker's cards among them (``c_oud``: camp_sure's oudlers, no plan's).
-    With ``after``, the defenders' hands once a line of the defence has
+    ``after``: the defenders' hands once a line of the defence has
     played those tricks: the cards they spent there went to the defence,
     so the taker's later tricks can only take cards from what is left;
     ``ex_spent``: the defence's Excuse was played in one of them, else it
     is played in the first trick after them where that is not the last."""
     cdef ValueCounts left[MAXP]
     cdef int q, s
-    if after != NULL:
-        for q in range(p.np):
-            left[q] = vc[q]
-            if q != t:
-                for s in range(4):
-                    drop_cards(&left[q], s, p.hand[q][s] & ~after[q][s])
-                drop_cards(&left[q], TRUMP, p.hand[q][TRUMP] & ~after[q][TRUMP] & ~masters[q])
-        vc = left
-    cdef int v = camp_bound(p, vc, rem, 0, k * p.np, k, &c_oud, masters, t, lost,
+    for q in range(p.np):
+        left[q] = vc[q]
+        if q != t:
+            for s in range(4):
+                drop_cards(&left[q], s, p.hand[q][s] & ~after[q][s])
+            drop_cards(&left[q], TRUMP, p.hand[q][TRUMP] & ~after[q][TRUMP] & ~masters[q])
+    cdef int v = camp_bound(p, left, rem, 0, k * p.np, k, &c_oud, masters, t, lost,
                             ex_spent or (p.excuse_owner >= 0 and not p.camp[p.excuse_owner]
                                          and p.tricks_left - k >= 2))
     return p.taker_hp + rem - v - p.tgt[p.fixed + noud - c_oud]
@@ -2674,7 +2651,7 @@ cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, 
     the defence's plan, not computed (``hi`` gets INF) when the low bound
     already reaches ``beta``; where the defence leads against a taker out
     of trumps and that bound is above ``alpha``, also the tricks it wins in
-    a row (:func:`lead_control`, then :func:`lead_chain`).  ``rel`` gets the
+    a row (:func:`lead_chain`).  ``rel`` gets the
     plain ranks the leader's plan rests on, ``trel`` those of
     :func:`later_cash` where the low bound rests on it (else NO_REL),
     ``hrel`` those the high bound rests on.  With ``hi_only``, the high
@@ -2815,27 +2792,18 @@ cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, 
                 hrel[k] = rel[k] if c == lead_camp else NO_REL
             tseat = lone_taker(p) if c == lead_camp and hi[0] > alpha else -1
             if tseat >= 0 and not p.hand[tseat][TRUMP]:
-                # the defence on lead against a taker out of trumps: its safe
-                # leads; where that does not cut, a line passing the lead
-                # between defenders
+                # the defence on lead against a taker out of trumps: a line
+                # of its safe leads, passing the lead between defenders
                 for k in range(4):
                     tbest[k] = tc_msb(p.hand[tseat][k]) if p.hand[tseat][k] else -1
-                k = lead_control(p, tseat, tbest, lost)
-                if k > 0:
-                    lo2 = run_bound(p, vc, rem, noud, c_oud, masters, tseat, k, lost, NULL, 0)
+                kp = lead_chain(p, tseat, tbest, rel2, after, &ex_spent)
+                if kp > 0:
+                    cheapest_cards(p, tseat, kp, lost)
+                    lo2 = run_bound(p, vc, rem, noud, c_oud, masters, tseat, kp, lost, after, ex_spent)
                     if lo2 < hi[0]:
                         hi[0] = lo2
                         for bit in range(4):
-                            hrel[bit] = NO_REL
-                if hi[0] > alpha:
-                    kp = lead_chain(p, tseat, tbest, rel2, after, &ex_spent)
-                    if kp > k:
-                        cheapest_cards(p, tseat, kp, lost)
-                        lo2 = run_bound(p, vc, rem, noud, c_oud, masters, tseat, kp, lost, after, ex_spent)
-                        if lo2 < hi[0]:
-                            hi[0] = lo2
-                            for bit in range(4):
-                                hrel[bit] = rel2[bit]
+                            hrel[bit] = rel2[bit]
             elif tseat >= 0 and draw:
                 lo2 = drawn_high(p, alpha, beta, rel2)
                 if lo2 < hi[0]:

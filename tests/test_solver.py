@@ -1145,10 +1145,11 @@ def test_forced_trumps_after_the_trick_petit_and_excuse(solver: Solver) -> None:
     assert sure_bounds(solver, st)[0] == -40 <= minimax(st)
 
 
-def test_lead_control_against_a_taker_out_of_trumps(solver: Solver) -> None:
+def test_safe_leads_against_a_taker_out_of_trumps(solver: Solver) -> None:
     # the taker (seat 3) holds no trump and only diamonds, which no defender
     # holds: every defence card is a safe lead, so the defence wins every
-    # trick (-82 without the rule)
+    # trick (-82 without the rule; sessions 19-30 counted the fewest safe
+    # leads a defender holds, the defence's line of lead_chain since)
     st = built(("1S 2S 3S T5", "4S 5S 6S 1C", "7S 8S 1H 2C", "KD QD CD JD"), 3, 0)
     assert sure_bounds(solver, st)[1] == minimax(st) == -112
     # each defender holds one heart below the taker's king and two safe
