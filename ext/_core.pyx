@@ -3262,6 +3262,8 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             tc_prefetch(tt_at(S, hx))
         par = parity(p)
         if S.use_table:
+            # the table before the sure bounds: near the median it cuts 43 %
+            # of the trick starts, which then skip the bounds (session 31)
             S.tt_probes += 1
             e = tt_find(tt_at(S, hx), tag, &key, &lo, &hi, &emask)
             if e != NULL:
@@ -3299,6 +3301,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                 if lo < beta:
                     rel_union(rel, hrel)
                 if narrowed:
+                    # cut against the window the table's entry narrowed
                     rel_union(rel, erel)
                 return lo if lo >= beta or lo == hi else hi
             slo = lo
