@@ -503,6 +503,7 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
     cdef uint32_t tk_plain[4]          # the taker's camp's cards (defence leads)
     cdef uint32_t tk_t = 0
     cdef bint hunt = 0                 # the defence's trump leads hunt the Petit
+    cdef int ndef = 0                  # defenders (defence leads)
     cdef int void_t[4]                 # most trumps of a defender void in each suit
     cdef int forcing = 0, ntr          # suits the taker's leads force (taker leads)
     cdef int beats, run_start, vals_seen, rhi
@@ -530,18 +531,17 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
         # the taker's camp's cards, for the defence's leads
         for s in range(4):
             tk_plain[s] = 0
-        ntr = 0
         for q in range(p.np):
             if p.camp[q]:
                 tk_t |= p.hand[q][TRUMP]
                 for s in range(4):
                     tk_plain[s] |= p.hand[q][s]
             else:
-                ntr += 1
+                ndef += 1
         # the taker's camp holds the Petit, and the defence trumps enough
         # for each defender to follow every round of trumps it takes to
         # draw all of that camp's
-        hunt = tk_t & 1 and tc_popcount(p.alive[TRUMP] & ~tk_t) >= ntr * tc_popcount(tk_t)
+        hunt = tk_t & 1 and tc_popcount(p.alive[TRUMP] & ~tk_t) >= ndef * tc_popcount(tk_t)
     if p.ntrick == 0 and mycamp == 1:
         # the plain suits whose void defenders all hold trumps, fewer than
         # the leader: the taker's leads of them make one of them ruff
@@ -3259,6 +3259,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                 tt_grow(S)
             make_key(p, &key)
             hx = tt_hash(S, &key, &tag)
+            # both tag lines requested at once, before the lookup reads them
             tc_prefetch(tt_at(S, hx))
         par = parity(p)
         if S.use_table:
