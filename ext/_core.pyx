@@ -2401,10 +2401,9 @@ cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int 
     if q >= A.np:
         q -= A.np
     mx = A.camp[q]
-    # the moves: 0-3 a card of that suit, 4 the Excuse, 8 + b the trump b
-    if A.excuse == q:
-        moves[n] = 4
-        n += 1
+    # the moves: 0-3 a card of that suit, 8 + b the trump b (the lowest
+    # first), 4 the Excuse (last): near the median's makes, a third to a
+    # half fewer calls than the highest trump and the Excuse first
     if led >= 0 and led < 4 and A.ln[q][led]:
         moves[n] = led
         n += 1
@@ -2428,10 +2427,13 @@ cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int 
             # (the Petit kept apart where it must be kept)
             m = abs_runs(pool & ~1u, live) | (pool & 1) if A.kp and mx else abs_runs(pool, live)
             while m:
-                b = tc_msb(m)
-                m &= ~(1u << b)
+                b = tc_ctz(m)
+                m &= m - 1
                 moves[n] = 8 + b
                 n += 1
+    if A.excuse == q:
+        moves[n] = 4
+        n += 1
     best = -INF if mx else INF
     for w in range(n):
         c = moves[w]
