@@ -2329,7 +2329,7 @@ cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int 
     ``A.kp``, a line where the taker's Petit falls to the defence is
     refused (ABS_LOST), and so is a look-ahead that ends with it held
     where :func:`abs_petit_safe` does not keep it."""
-    cdef int q, w, s, b, v, best, mx, n = 0, c, won0, lo = 0, hi = left
+    cdef int q, w, s, b, v, best, mx, n = 0, c, won0, lo = 0, hi = left, held = 0
     cdef int moves[32]
     cdef uint32_t others, pool, m, live
     cdef uint64_t k[3]
@@ -2410,7 +2410,25 @@ cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int 
     else:
         # a lead: any suit and any trump; void in the suit led: a trump
         # (above the best one where he can), without trumps any suit
-        if led < 0 or not A.tr[q]:
+        if led < 0 and not mx:
+            # the defence's leads: first the suits its opponents all hold,
+            # whose tricks it wins (near the median's makes, a fifth to a
+            # quarter fewer calls)
+            held = 15
+            for w in range(A.np):
+                if A.camp[w]:
+                    for s in range(4):
+                        if not A.ln[w][s]:
+                            held &= ~(1 << s)
+            for s in range(4):
+                if A.ln[q][s] and (held >> s) & 1:
+                    moves[n] = s
+                    n += 1
+            for s in range(4):
+                if A.ln[q][s] and not (held >> s) & 1:
+                    moves[n] = s
+                    n += 1
+        elif led < 0 or not A.tr[q]:
             for s in range(4):
                 if A.ln[q][s]:
                     moves[n] = s
