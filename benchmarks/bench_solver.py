@@ -6,7 +6,10 @@
     python benchmarks/bench_solver.py targets --depth 18 --only 0,4 --targets -35,0,10 [--exact]
 
 ``--node-limit N`` stops each position at N nodes instead of (or besides) the
-time limit, ``--only 3,5,8`` keeps those deal indices.
+time limit, ``--only 3,5,8`` keeps those deal indices.  ``--seed K`` draws the
+deals afresh from seed K (``deals.build``) instead of reading the fixed set: a
+held-out set, to check that a change chosen on the benchmark deals carries over
+(the fixed set is seed 20261130).
 
 ``full`` solves the benchmark deals (``benchmarks/deals.jsonl``) from the first
 lead; ``frontier`` solves positions cut from the same deals with k tricks left (a
@@ -35,7 +38,7 @@ from typing import Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from deals import load  # noqa: E402
+from deals import build, load  # noqa: E402
 
 from tarot_solver.cards import cards_of  # noqa: E402
 from tarot_solver.records import DealRecord  # noqa: E402
@@ -54,10 +57,11 @@ def cut(state: PlayState, tricks_left: int, rng: random.Random) -> PlayState:
     return state
 
 
-def positions(depth: int, count: int) -> List[PlayState]:
+def positions(depth: int, count: int, seed: Optional[int] = None) -> List[PlayState]:
+    """The first ``count`` deals (of the fixed set, or drawn from ``seed``), cut to ``depth`` tricks left."""
     rng = random.Random(FRONTIER_SEED * 100 + depth)
     out = []
-    for rec in load()[:count]:
+    for rec in (load() if seed is None else build(seed))[:count]:
         st = DealRecord.from_json(rec).opening_state()
         out.append(cut(st, depth, rng) if depth < st.total_tricks else st)
     return out
@@ -171,6 +175,7 @@ def main() -> None:
     ap.add_argument("--table-mb", type=int, default=512)
     ap.add_argument("--node-limit", type=int, help="nodes per position (repeatable on a busy machine)")
     ap.add_argument("--only", help="comma-separated deal indices to keep (after --deals)")
+    ap.add_argument("--seed", type=int, help="draw the deals from this seed instead of deals.jsonl (held out)")
     ap.add_argument("--targets", default="", help="targets: margins to probe, in points")
     ap.add_argument("--exact", action="store_true", help="targets: also solve each position exactly")
     ap.add_argument("--json", help="also write the rows to this file")
@@ -178,16 +183,17 @@ def main() -> None:
     a = ap.parse_args()
     modes = ["made", "exact"] if a.mode == "both" else [a.mode]
     rows = []
-    print(f"# {time.strftime('%Y-%m-%d %H:%M')} time limit {a.time_limit}s, table {a.table_mb} MB")
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')} time limit {a.time_limit}s, table {a.table_mb} MB"
+          + ("" if a.seed is None else f", deals drawn from seed {a.seed}"))
     if a.what == "targets":
         targets = [float(t) for t in a.targets.split(",") if t]
         labels = [int(i) for i in a.only.split(",")] if a.only else list(range(a.deals))
-        probe_targets(pick(positions(a.depth, a.deals), a.only), labels, targets, a.exact,
+        probe_targets(pick(positions(a.depth, a.deals, a.seed), a.only), labels, targets, a.exact,
                       a.time_limit, a.table_mb, a.node_limit)
         return
     print(HEADER)
     if a.what == "nodes":
-        states = pick(positions(a.depth, a.deals), a.only)
+        states = pick(positions(a.depth, a.deals, a.seed), a.only)
         for m in modes:
             row = run(states, m, a.time_limit, a.table_mb, a.verbose, a.node_limit)
             rows.append(dict(row, depth=a.depth))
@@ -195,7 +201,7 @@ def main() -> None:
     else:
         depths = [18] if a.what == "full" else [int(d) for d in a.depths.split(",")]
         for d in depths:
-            states = pick(positions(d, a.deals), a.only)
+            states = pick(positions(d, a.deals, a.seed), a.only)
             for m in modes:
                 row = run(states, m, a.time_limit, a.table_mb, a.verbose, a.node_limit)
                 rows.append(dict(row, depth=d))
