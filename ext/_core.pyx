@@ -268,8 +268,8 @@ cdef struct Search:
     int use_partition
     int use_scan
     int use_abstract        # the abstract game's bounds (abs_bound)
-    int scan_from           # scan at the taker's camp's nodes with this many tricks left or more
-    int deal_tricks         # tricks of a whole deal (1 << 30 when not given)
+    int deal_tricks         # tricks of a whole deal (1 << 30 when not given): the
+                            # scan and the defence's first lead depend on it
 
 
 # ---------------------------------------------------------------------------
@@ -3349,7 +3349,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     maximize = p.camp[seat]
     n = gen_moves(S, moves, scores, tt_move, runlo, runhi, vrel)
     best = -INF if maximize else INF
-    if maximize and S.use_scan and p.tricks_left >= S.scan_from and n >= 2:
+    if maximize and S.use_scan and p.tricks_left >= S.deal_tricks - 1 and n >= 2:
         # early-deal scan: near the start of a deal the card the ordering
         # tries first fixes which proof is searched, and another card's can
         # be far smaller (deal 39: over 200 M nodes, against 0.9 M with the
@@ -3529,7 +3529,6 @@ cdef class Core:
         self.S.use_partition = 1
         self.S.use_scan = 1
         self.S.use_abstract = 1
-        self.S.scan_from = 1 << 30
         self.S.deal_tricks = 1 << 30
         self.S.sub_limit = 1LL << 62
 
@@ -3636,7 +3635,6 @@ cdef class Core:
         if len(set(counts)) != 1:
             raise ValueError(f"inconsistent hand sizes {counts}")
         p.tricks_left = counts[0]
-        self.S.scan_from = deal_tricks - 1 if deal_tricks > 0 else 1 << 30
         self.S.deal_tricks = deal_tricks if deal_tricks > 0 else 1 << 30
         p.ply = 0
         if p.tricks_left * np >= MAXPLY:
