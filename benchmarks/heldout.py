@@ -40,7 +40,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, NoReturn, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -55,15 +55,23 @@ FAST_NODES = 400_000
 Result = Tuple[Optional[bool], int]
 
 
+def _fail(message: str) -> NoReturn:
+    print(f"heldout.py: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def read(path: Path) -> Dict[Tuple[int, int], Result]:
-    """The lines of a run file, by (seed, deal)."""
+    """The lines of a run file, by (seed, deal); empty if there is no file."""
     rows: Dict[Tuple[int, int], Result] = {}
     if path.exists():
         with path.open() as f:
-            for line in f:
+            for n, line in enumerate(f, 1):
                 if line.strip():
-                    r = json.loads(line)
-                    rows[(int(r["seed"]), int(r["deal"]))] = (r["made"], int(r["nodes"]))
+                    try:
+                        r = json.loads(line)
+                        rows[(int(r["seed"]), int(r["deal"]))] = (r["made"], int(r["nodes"]))
+                    except (ValueError, KeyError, TypeError) as e:
+                        _fail(f"{path}: line {n}: not a result line of heldout.py run ({e})")
     return rows
 
 
@@ -105,10 +113,13 @@ def _show(r: Result) -> str:
 
 
 def compare(base_path: Path, new_path: Path) -> None:
+    for path in (base_path, new_path):
+        if not path.is_file():
+            _fail(f"{path}: no such file")
     base, new = read(base_path), read(new_path)
     keys = sorted(set(base) & set(new))
     if not keys:
-        sys.exit(f"{base_path} and {new_path} have no deal in common")
+        _fail(f"{base_path} and {new_path} have no deal in common")
     for seed in sorted({s for s, _ in keys}):
         ks = [k for k in keys if k[0] == seed]
         pairs = [(base[k], new[k]) for k in ks]
@@ -128,11 +139,18 @@ def compare(base_path: Path, new_path: Path) -> None:
                 print(f"    deal {k[1]}: {_show(x)} -> {_show(y)}")
 
 
+def _seeds(text: str) -> List[int]:
+    try:
+        return [int(t) for t in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of integers: {text!r}") from None
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="make/fail node counts on the deals of some seeds")
-    r.add_argument("--seeds", default="20261130,20261204,20261205,20261206,20261207",
+    r.add_argument("--seeds", type=_seeds, default=[20261130, 20261204, 20261205, 20261206, 20261207],
                    help="comma-separated deals.build seeds (default: the benchmark set and four held-out sets)")
     r.add_argument("--deals", type=int, default=52)
     r.add_argument("--node-limit", type=int, default=20_000_000)
@@ -143,7 +161,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     c.add_argument("new", type=Path)
     a = ap.parse_args(argv)
     if a.cmd == "run":
-        run([int(s) for s in a.seeds.split(",")], a.deals, a.node_limit, a.table_mb, a.output)
+        run(a.seeds, a.deals, a.node_limit, a.table_mb, a.output)
     else:
         compare(a.base, a.new)
 
