@@ -27,6 +27,7 @@ margin ("is the margin at least t?", the table cleared before each), and with
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import resource
@@ -57,11 +58,18 @@ def cut(state: PlayState, tricks_left: int, rng: random.Random) -> PlayState:
     return state
 
 
+@functools.lru_cache(maxsize=None)
+def deal_records(seed: Optional[int] = None) -> List[Dict]:
+    """The fixed set, or the deals drawn from ``seed`` (about a minute to draw:
+    drawn once per run, not once per depth)."""
+    return load() if seed is None else build(seed)
+
+
 def positions(depth: int, count: int, seed: Optional[int] = None) -> List[PlayState]:
     """The first ``count`` deals (of the fixed set, or drawn from ``seed``), cut to ``depth`` tricks left."""
     rng = random.Random(FRONTIER_SEED * 100 + depth)
     out = []
-    for rec in (load() if seed is None else build(seed))[:count]:
+    for rec in deal_records(seed)[:count]:
         st = DealRecord.from_json(rec).opening_state()
         out.append(cut(st, depth, rng) if depth < st.total_tricks else st)
     return out
