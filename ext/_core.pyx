@@ -164,6 +164,38 @@ for _r in range(78):
     CARD_VAL[_r] = 9 if _r == EXCUSE else (VAL[4][_r - 56] if _r >= 56 else VAL[_r // 14][_r % 14])
 
 
+# Positions alike but for which honours of a suit remain (the same number,
+# the same owners by relative rank) play alike card for card: the mapping of
+# each suit's i-th highest card onto the other's keeps every trick's winner,
+# so the taker's points still to come differ, line for line, by the values of
+# the mapped honours he wins.  HNEG/HPOS[x * 16 + y]: the sums of the
+# negative and of the positive differences (half-points) between the honours
+# ``y`` and ``x`` (bits V, C, Q, K) of one suit, paired from the highest.
+cdef int8_t HNEG[256]
+cdef int8_t HPOS[256]
+cdef int _x, _y, _i, _j, _d
+for _x in range(16):
+    for _y in range(16):
+        HNEG[_x * 16 + _y] = 0
+        HPOS[_x * 16 + _y] = 0
+        _i = 4
+        _j = 4
+        while True:
+            _i -= 1
+            while _i >= 0 and not (_x >> _i) & 1:
+                _i -= 1
+            _j -= 1
+            while _j >= 0 and not (_y >> _j) & 1:
+                _j -= 1
+            if _i < 0 or _j < 0:
+                break
+            _d = VAL[0][10 + _j] - VAL[0][10 + _i]
+            if _d < 0:
+                HNEG[_x * 16 + _y] += _d
+            else:
+                HPOS[_x * 16 + _y] += _d
+
+
 cdef inline int card_value(int card) noexcept nogil:
     return CARD_VAL[card]
 
@@ -261,6 +293,7 @@ cdef struct Search:
     int aborted
     int64_t tt_probes
     int64_t tt_hits
+    int64_t tt_shifted  # lookups an entry for other honours tightened
     int64_t tt_stores
     int use_table
     int use_bounds
@@ -2839,10 +2872,12 @@ cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, 
 # ---------------------------------------------------------------------------
 # transposition table
 
-# The key has a coarse part (the trumps and their owners, which plain cards and
-# how many of each suit are left, each hand's number of low plain cards per suit,
-# the leader and the flags) and a fine part: three bit planes giving the owner of
-# every plain card still in play, in relative rank order.  An entry also stores
+# The key has a coarse part (the trumps and their owners, how many honours and
+# low cards of each suit are left, each hand's number of low plain cards per
+# suit, the leader and the flags) and a fine part: three bit planes giving the
+# owner of every plain card still in play, in relative rank order, with which
+# honours are left in their spare top bits (key_hid; read apart, since
+# positions that differ only there share bounds shifted by HNEG/HPOS).  An entry also stores
 # the mask of fine bits its result depends on (partition search, as in DDS):
 # the honours always, and the low plain cards from the lowest rank that won a
 # trick, settled a cash or a value choice in the subtree.  A position matches
@@ -2859,7 +2894,7 @@ cdef struct Key:
 cdef inline void make_key(Pos* p, Key* key) noexcept nogil:
     cdef int s, q, off = 0, cnt
     cdef uint64_t alive, pl0 = 0, pl1 = 0, pl2 = 0, shape = 0, lo0 = 0, lo1 = 0, lo2 = 0
-    cdef uint64_t a, b0, b1, b2, h, hm = 0, cntk = 0
+    cdef uint64_t a, b0, b1, b2, h, hm = 0, cntk = 0, hid = 0
     for s in range(NSUITS):
         a = 0
         b0 = 0
@@ -2884,7 +2919,10 @@ cdef inline void make_key(Pos* p, Key* key) noexcept nogil:
             for q in range(p.np - 1):
                 cntk |= (<uint64_t>tc_popcount(p.hand[q][s] & 0x3FF)) << (16 * s + 4 * q)
             off += cnt
-            shape |= (((a >> 10) & 15) | (<uint64_t>tc_popcount(a & 0x3FF) << 4)) << (8 * s)
+            # the number of honours left in the coarse key, which ones
+            # above the fine planes (key_hid)
+            shape |= (<uint64_t>tc_popcount(a >> 10) | (<uint64_t>tc_popcount(a & 0x3FF) << 4)) << (8 * s)
+            hid |= ((a >> 10) & 15) << (4 * s)
         else:
             pl0 = tc_pext(b0, a)
             pl1 = tc_pext(b1, a)
@@ -2892,8 +2930,8 @@ cdef inline void make_key(Pos* p, Key* key) noexcept nogil:
             shape |= ((a & 1) | (((a >> 20) & 1) << 1) | (<uint64_t>tc_popcount(a & 0xFFFFE) << 2)) << 32
     key.off[4] = off
     key.hmask = hm
-    key.k[0] = lo0
-    key.k[1] = lo1
+    key.k[0] = lo0 | ((hid & 0xFF) << 56)
+    key.k[1] = lo1 | ((hid >> 8) << 56)
     key.k[2] = lo2
     key.k[3] = pl0 | (pl1 << 21) | (pl2 << 42)
     cdef uint64_t extra = p.leader | ((p.excuse_owner if p.excuse_owner >= 0 else NO_EXCUSE) << 3)
@@ -3016,6 +3054,12 @@ cdef void tt_grow(Search* S) noexcept nogil:
     S.nbuckets = nb
 
 
+cdef inline uint32_t key_hid(uint64_t* k) noexcept nogil:
+    """Which honours are left (4 bits a plain suit), kept in the fine
+    planes' top bits, which no mask covers."""
+    return <uint32_t>(k[0] >> 56) | (<uint32_t>(k[1] >> 56) << 8)
+
+
 cdef inline bint coarse_eq(Entry* e, Key* key) noexcept nogil:
     return e.k[3] == key.k[3] and e.k[4] == key.k[4] and e.k[5] == key.k[5]
 
@@ -3025,17 +3069,22 @@ cdef inline uint64_t fine_diff(Entry* e, Key* key) noexcept nogil:
 
 
 cdef inline Entry* tt_find(Bucket* b, uint32_t tag, Key* key, int* lo, int* hi,
-                          uint64_t* mask) noexcept nogil:
+                          uint64_t* mask, int* shifted) noexcept nogil:
     """Combine every entry of ``key``'s bucket (:func:`tt_bucket`) that
     matches: the tightest bounds, the union of the masks they rest on;
-    returns the entry with the most work (for its move)."""
+    returns the entry with the most work (for its move).  An entry for
+    other honours of the same number and owners (HNEG) gives its bounds
+    shifted by what the taker could gain or lose on the honours that differ
+    (payoff-similarity, Furtak and Buro 2011); ``shifted`` is set when
+    such an entry tightened a bound."""
     cdef Entry* e
     cdef Entry* found = NULL
-    cdef int i, fw = -1
-    cdef uint32_t hits = 0
+    cdef int i, j, s, fw = -1, elo, ehi, neg, pos
+    cdef uint32_t hits = 0, kid = key_hid(key.k), eid
     lo[0] = -INF
     hi[0] = INF
     mask[0] = 0
+    shifted[0] = 0
     # the tag line first, in a loop the compiler vectorises
     for i in range(WAYS):
         hits |= (<uint32_t>((b.meta[i] & 0xFFFFFF00u) == tag)) << i
@@ -3044,12 +3093,28 @@ cdef inline Entry* tt_find(Bucket* b, uint32_t tag, Key* key, int* lo, int* hi,
         hits &= hits - 1
         e = &b.e[i]
         if coarse_eq(e, key) and (fine_diff(e, key) & e.mask) == 0:
-            if e.lo > lo[0] or e.hi < hi[0]:
+            elo = e.lo
+            ehi = e.hi
+            eid = key_hid(e.k)
+            if eid != kid:
+                neg = 0
+                pos = 0
+                for s in range(4):
+                    j = (((eid >> (4 * s)) & 15) << 4) | ((kid >> (4 * s)) & 15)
+                    neg += HNEG[j]
+                    pos += HPOS[j]
+                if elo > -INF:
+                    elo += neg
+                if ehi < INF:
+                    ehi += pos
+            if elo > lo[0] or ehi < hi[0]:
+                if eid != kid:
+                    shifted[0] = 1
                 mask[0] |= e.mask
-                if e.lo > lo[0]:
-                    lo[0] = e.lo
-                if e.hi < hi[0]:
-                    hi[0] = e.hi
+                if elo > lo[0]:
+                    lo[0] = elo
+                if ehi < hi[0]:
+                    hi[0] = ehi
             if <int>(b.meta[i] & 0xFF) > fw:
                 fw = b.meta[i] & 0xFF
                 found = e
@@ -3074,6 +3139,8 @@ cdef inline void tt_store(Search* S, uint32_t hx, uint32_t tag, Key* key, uint64
         e = &b.e[i]
         if not coarse_eq(e, key) or (fine_diff(e, key) & (e.mask & mask)) != 0:
             continue
+        if key_hid(e.k) != key_hid(key.k):
+            continue        # other honours: an entry of its own
         if e.mask == mask:
             if lo > e.lo:
                 e.lo = lo
@@ -3290,7 +3357,8 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             # the table before the sure bounds: near the median it cuts 43 %
             # of the trick starts, which then skip the bounds (session 31)
             S.tt_probes += 1
-            e = tt_find(tt_at(S, hx), tag, &key, &lo, &hi, &emask)
+            e = tt_find(tt_at(S, hx), tag, &key, &lo, &hi, &emask, &k)
+            S.tt_shifted += k
             if e != NULL:
                 S.tt_hits += 1
                 lo += p.taker_hp
@@ -3763,6 +3831,7 @@ cdef class Core:
         self.S.nodes = 0
         self.S.tt_probes = 0
         self.S.tt_hits = 0
+        self.S.tt_shifted = 0
         self.S.tt_stores = 0
 
     @property
@@ -3781,18 +3850,22 @@ cdef class Core:
     def tt_stores(self):
         return self.S.tt_stores
 
+    @property
+    def tt_shifted(self):
+        return self.S.tt_shifted
+
     def table_move(self):
         """The table's best card for the current position (trick start), or None."""
         cdef Key key
         cdef Entry* e
-        cdef int lo, hi
+        cdef int lo, hi, shifted
         cdef uint64_t mask
         cdef uint32_t tag, hx
         if self.S.p.ntrick != 0:
             return None
         make_key(&self.S.p, &key)
         hx = tt_hash(&self.S, &key, &tag)     # sets tag: not in the same call
-        e = tt_find(tt_at(&self.S, hx), tag, &key, &lo, &hi, &mask)
+        e = tt_find(tt_at(&self.S, hx), tag, &key, &lo, &hi, &mask, &shifted)
         if e == NULL:
             return None
         c = abs_move(&self.S.p, e.move)

@@ -91,6 +91,8 @@ class SearchStats:
     tt_probes: int
     tt_hits: int
     tt_stores: int
+    #: lookups where an entry for other honours of a suit gave a bound
+    tt_shifted: int = 0
 
     @property
     def hit_rate(self) -> float:
@@ -206,7 +208,7 @@ class Solver:
 
     def _stats(self) -> SearchStats:
         c = self._core
-        return SearchStats(c.nodes, c.tt_probes, c.tt_hits, c.tt_stores)
+        return SearchStats(c.nodes, c.tt_probes, c.tt_hits, c.tt_stores, c.tt_shifted)
 
     # Probing ----------------------------------------------------------------------
 
