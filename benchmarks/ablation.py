@@ -23,6 +23,7 @@ CONFIGS: Dict[str, Dict[str, bool]] = {
     "no abstract game (its bounds)": {"abstract": False},
     "no merging / value choice": {"merge": False},
     "no partition search (whole-key table)": {"partition": False},
+    "no bounds shared across honours": {"similar": False},
 }
 
 

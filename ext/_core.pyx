@@ -301,6 +301,7 @@ cdef struct Search:
     int use_partition
     int use_scan
     int use_abstract        # the abstract game's bounds (abs_bound)
+    int use_similar         # bounds shifted from entries for other honours (tt_find)
     int deal_tricks         # tricks of a whole deal (1 << 30 when not given): the
                             # scan and the defence's first lead depend on it
 
@@ -3069,14 +3070,14 @@ cdef inline uint64_t fine_diff(Entry* e, Key* key) noexcept nogil:
 
 
 cdef inline Entry* tt_find(Bucket* b, uint32_t tag, Key* key, int* lo, int* hi,
-                          uint64_t* mask, int* shifted) noexcept nogil:
+                          uint64_t* mask, int* shifted, int similar) noexcept nogil:
     """Combine every entry of ``key``'s bucket (:func:`tt_bucket`) that
     matches: the tightest bounds, the union of the masks they rest on;
     returns the entry with the most work (for its move).  An entry for
     other honours of the same number and owners (HNEG) gives its bounds
     shifted by what the taker could gain or lose on the honours that differ
-    (payoff-similarity, Furtak and Buro 2011); ``shifted`` is set when
-    such an entry tightened a bound."""
+    (payoff-similarity, Furtak and Buro 2011; not unless ``similar``);
+    ``shifted`` is set when such an entry tightened a bound."""
     cdef Entry* e
     cdef Entry* found = NULL
     cdef int i, j, s, fw = -1, elo, ehi, neg, pos
@@ -3097,6 +3098,8 @@ cdef inline Entry* tt_find(Bucket* b, uint32_t tag, Key* key, int* lo, int* hi,
             ehi = e.hi
             eid = key_hid(e.k)
             if eid != kid:
+                if not similar:
+                    continue
                 neg = 0
                 pos = 0
                 for s in range(4):
@@ -3357,7 +3360,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             # the table before the sure bounds: near the median it cuts 43 %
             # of the trick starts, which then skip the bounds (session 31)
             S.tt_probes += 1
-            e = tt_find(tt_at(S, hx), tag, &key, &lo, &hi, &emask, &k)
+            e = tt_find(tt_at(S, hx), tag, &key, &lo, &hi, &emask, &k, S.use_similar)
             S.tt_shifted += k
             if e != NULL:
                 S.tt_hits += 1
@@ -3597,6 +3600,7 @@ cdef class Core:
         self.S.use_partition = 1
         self.S.use_scan = 1
         self.S.use_abstract = 1
+        self.S.use_similar = 1
         self.S.deal_tricks = 1 << 30
         self.S.sub_limit = 1LL << 62
 
@@ -3624,8 +3628,10 @@ cdef class Core:
         self.S.tt_fill = 0
 
     def set_options(self, table=None, bounds=None, merge=None, partition=None, scan=None,
-                    abstract=None):
+                    abstract=None, similar=None):
         """Switch techniques off for tests and ablations (all on by default)."""
+        if similar is not None:
+            self.S.use_similar = 1 if similar else 0
         if abstract is not None:
             self.S.use_abstract = 1 if abstract else 0
         if scan is not None:
@@ -3865,7 +3871,7 @@ cdef class Core:
             return None
         make_key(&self.S.p, &key)
         hx = tt_hash(&self.S, &key, &tag)     # sets tag: not in the same call
-        e = tt_find(tt_at(&self.S, hx), tag, &key, &lo, &hi, &mask, &shifted)
+        e = tt_find(tt_at(&self.S, hx), tag, &key, &lo, &hi, &mask, &shifted, self.S.use_similar)
         if e == NULL:
             return None
         c = abs_move(&self.S.p, e.move)

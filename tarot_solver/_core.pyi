@@ -15,7 +15,8 @@ class Core:
     def clear_table(self) -> None: ...
     def set_options(self, table: Optional[bool] = ..., bounds: Optional[bool] = ...,
                     merge: Optional[bool] = ..., partition: Optional[bool] = ...,
-                    scan: Optional[bool] = ..., abstract: Optional[bool] = ...) -> None: ...
+                    scan: Optional[bool] = ..., abstract: Optional[bool] = ...,
+                    similar: Optional[bool] = ...) -> None: ...
     def set_position(self, hands: Sequence[int], camps: Sequence[bool], leader: int,
                      trick: Sequence[int], taker_hp: int, fixed_oudlers: int,
                      won_all: Tuple[bool, bool], targets: Sequence[int],

@@ -191,10 +191,11 @@ class Solver:
 
     def set_options(self, *, table: Optional[bool] = None, bounds: Optional[bool] = None,
                     merge: Optional[bool] = None, partition: Optional[bool] = None,
-                    scan: Optional[bool] = None, abstract: Optional[bool] = None) -> None:
+                    scan: Optional[bool] = None, abstract: Optional[bool] = None,
+                    similar: Optional[bool] = None) -> None:
         """Turn techniques off for ablations and invariance tests."""
         self._core.set_options(table=table, bounds=bounds, merge=merge, partition=partition,
-                               scan=scan, abstract=abstract)
+                               scan=scan, abstract=abstract, similar=similar)
 
     # Loading ------------------------------------------------------------------
 

@@ -1351,7 +1351,8 @@ def test_table_shares_results_between_positions_alike_but_for_their_honours() ->
     # (tt_shifted counts them): a table that saw the twin must still give
     # the values of a cleared one.
     rng = random.Random(37)
-    warm, cold = Solver(16), Solver(16)
+    warm, cold, off = Solver(16), Solver(16), Solver(16)
+    off.set_options(similar=False)
     shifted = pairs = 0
     while pairs < 120:
         hands, dog, taker, contract, discard = random_deal(rng)
@@ -1383,8 +1384,11 @@ def test_table_shares_results_between_positions_alike_but_for_their_honours() ->
         pairs += 1
         for state in rng.sample([base, twin], 2):
             cold.clear()
-            assert warm.solve(state, pv=False).margin == cold.solve(state, pv=False).margin
+            margin = cold.solve(state, pv=False).margin
+            assert warm.solve(state, pv=False).margin == margin
             shifted += warm.last_stats.tt_shifted
+            assert off.solve(state, pv=False).margin == margin
+            assert off.last_stats.tt_shifted == 0
     assert shifted > 50, shifted
 
 
