@@ -294,6 +294,7 @@ cdef struct Search:
     int64_t tt_probes
     int64_t tt_hits
     int64_t tt_shifted  # lookups an entry for other honours tightened
+    int64_t run_shifts  # honours not searched, bounded by a touching one's result
     int64_t tt_stores
     int use_table
     int use_bounds
@@ -301,7 +302,7 @@ cdef struct Search:
     int use_partition
     int use_scan
     int use_abstract        # the abstract game's bounds (abs_bound)
-    int use_similar         # bounds shifted from entries for other honours (tt_find)
+    int use_similar         # bounds shifted from positions with other honours (tt_find, ab)
     int deal_tricks         # tricks of a whole deal (1 << 30 when not given): the
                             # scan and the defence's first lead depend on it
 
@@ -3325,6 +3326,8 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef int hrel[4]
     cdef int trel[4]
     cdef int srel[MAXMOVES]
+    cdef int mval[MAXMOVES]     # a searched card's fail-soft bound (INF + 1: none)
+    cdef int hb, d
     cdef int n, i, k, s, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi, changed, mine
     cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0, par = -1, slo = -INF
     cdef Key key
@@ -3449,6 +3452,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     for i in range(n):
         s = moves[i] // 14
         srel[i] = -1
+        mval[i] = INF + 1
         if moves[i] < 56 and S.use_merge:
             # dynamic merging: the result of an earlier card k of this suit
             # rests on no rank below srel[k], and card k lies below it; this
@@ -3463,9 +3467,44 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                 k = -1
             if k >= 0:
                 continue
+        if moves[i] < 56 and moves[i] % 14 >= 10 and S.use_similar and S.use_merge:
+            # an honour touching one of this hand's honours already refuted
+            # here (no live card between, those on the table included): the
+            # two lines trade the two cards, one into this trick and the
+            # other later, and are otherwise alike, so their values differ
+            # by at most the cards' difference d (the table's bounds shared
+            # across honours, inside a trick; session 37)
+            seat = seat_at(p, p.ntrick)
+            for k in range(i):
+                if mval[k] > INF or moves[k] // 14 != s or moves[k] % 14 < 10:
+                    continue
+                hb = moves[i] % 14
+                d = moves[k] % 14
+                if d > hb:
+                    hb, d = d, hb
+                if p.alive[s] & ~p.hand[seat][s] & ((1u << hb) - (2u << d)):
+                    continue
+                d = VAL[s][hb] - VAL[s][d]
+                if maximize and mval[k] + d <= alpha:
+                    v = mval[k] + d
+                    break
+                if not maximize and mval[k] - d >= beta:
+                    v = mval[k] - d
+                    break
+            else:
+                k = -1
+            if k >= 0:
+                # the bound rests on what card k's did (already in rel)
+                S.run_shifts += 1
+                if (maximize and v > best) or (not maximize and v < best):
+                    best = v
+                    bestmove = moves[i]
+                continue
         v = child(S, moves[i], alpha, beta, crel)
         if S.aborted:
             return 0
+        if (maximize and v <= alpha) or (not maximize and v >= beta):
+            mval[i] = v
         if moves[i] < 56 and moves[i] % 14 < crel[s]:
             srel[i] = crel[s]
         if maximize:
@@ -3838,6 +3877,7 @@ cdef class Core:
         self.S.tt_probes = 0
         self.S.tt_hits = 0
         self.S.tt_shifted = 0
+        self.S.run_shifts = 0
         self.S.tt_stores = 0
 
     @property
@@ -3859,6 +3899,10 @@ cdef class Core:
     @property
     def tt_shifted(self):
         return self.S.tt_shifted
+
+    @property
+    def run_shifts(self):
+        return self.S.run_shifts
 
     def table_move(self):
         """The table's best card for the current position (trick start), or None."""

@@ -93,6 +93,8 @@ class SearchStats:
     tt_stores: int
     #: lookups where an entry for other honours of a suit gave a bound
     tt_shifted: int = 0
+    #: honours not searched: a touching honour's bound, shifted, refuted them
+    run_shifts: int = 0
 
     @property
     def hit_rate(self) -> float:
@@ -209,7 +211,8 @@ class Solver:
 
     def _stats(self) -> SearchStats:
         c = self._core
-        return SearchStats(c.nodes, c.tt_probes, c.tt_hits, c.tt_stores, c.tt_shifted)
+        return SearchStats(c.nodes, c.tt_probes, c.tt_hits, c.tt_stores, c.tt_shifted,
+                           c.run_shifts)
 
     # Probing ----------------------------------------------------------------------
 
