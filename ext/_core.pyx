@@ -3137,13 +3137,14 @@ cdef inline void tt_store(Search* S, uint32_t hx, uint32_t tag, Key* key, uint64
     cdef Bucket* b = tt_at(S, hx)
     cdef Entry* e
     cdef int i, slot = -1, w = 1000
+    cdef uint32_t kid = key_hid(key.k)
     for i in range(WAYS):
         if (b.meta[i] & 0xFFFFFF00u) != tag:
             continue
         e = &b.e[i]
         if not coarse_eq(e, key) or (fine_diff(e, key) & (e.mask & mask)) != 0:
             continue
-        if key_hid(e.k) != key_hid(key.k):
+        if key_hid(e.k) != kid:
             continue        # other honours: an entry of its own
         if e.mask == mask:
             if lo > e.lo:
@@ -3327,7 +3328,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef int trel[4]
     cdef int srel[MAXMOVES]
     cdef int mval[MAXMOVES]     # a searched card's fail-soft bound (INF + 1: none)
-    cdef int hb, d
+    cdef int hb, lb, d
     cdef int n, i, k, s, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi, changed, mine
     cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0, par = -1, slo = -INF
     cdef Key key
@@ -3478,13 +3479,11 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             for k in range(i):
                 if mval[k] > INF or moves[k] // 14 != s or moves[k] % 14 < 10:
                     continue
-                hb = moves[i] % 14
-                d = moves[k] % 14
-                if d > hb:
-                    hb, d = d, hb
-                if p.alive[s] & ~p.hand[seat][s] & ((1u << hb) - (2u << d)):
+                hb = max(moves[i] % 14, moves[k] % 14)
+                lb = min(moves[i] % 14, moves[k] % 14)
+                if p.alive[s] & ~p.hand[seat][s] & ((1u << hb) - (2u << lb)):
                     continue
-                d = VAL[s][hb] - VAL[s][d]
+                d = VAL[s][hb] - VAL[s][lb]
                 if maximize and mval[k] + d <= alpha:
                     v = mval[k] + d
                     break
