@@ -44,16 +44,14 @@ _ASCEND_MIN = 500
 _ASCEND_RATIO = 16
 # A probe is the depth-first search alone for this many nodes; then proof-number
 # search near the root (proofsearch.py) and the depth-first search take turns: the
-# depth-first shares double (1 M, 2 M, 4 M...), the tree's start at a fifth of the
-# first and grow four times a turn (0.2 M, 0.8 M, 3.2 M...), so that the tree
-# answers early the makes the depth-first search is stuck on and still gets long
-# turns where it needs them.  Until session 37 the first share was 16 M and each
-# turn four times the last; on five sets of 52 deals this schedule answers 2 more
-# within 20 M nodes and 2 more within 8 M (docs/solver.md, session 38).
+# depth-first shares double (1 M, 2 M, 4 M...) and the tree gets a fifth of the
+# share before it.  Until session 37 the first share was 16 M and each turn four
+# times the last; on five sets of 52 deals this schedule answers 2 more within 20 M
+# nodes and 3 more within 8 M, for up to 20 % more nodes on the deals the
+# depth-first search answers alone (docs/solver.md, session 38).
 _PLAIN_SHARE = 1_000_000
 _SHARE_GROWTH = 2
 _TREE_RATIO = 0.2
-_TREE_GROWTH = 4
 
 
 @dataclass(frozen=True)
@@ -228,10 +226,9 @@ class Solver:
 
         With ``tree_ok`` (a question asked once, as make/fail), a probe the
         depth-first search has not answered within its first share hands over
-        to a proof tree near the root for a fifth of that share (whose answer
-        brings no fail-soft bound: ``beta`` or ``beta - 1``), then the
-        depth-first search goes on with the table both have filled, and so
-        on, the tree's turns growing faster than the search's.  Not for
+        to a proof tree near the root for a fifth of that share (whose answer brings
+        no fail-soft bound: ``beta`` or ``beta - 1``), then the depth-first
+        search goes on with the table both have filled, and so on.  Not for
         the probes of an exact margin after the first: near the value the
         tree cost more (14 tricks left: 20 M nodes became 51 M on one
         position, 99 M more than 150 M on another).
@@ -240,7 +237,6 @@ class Solver:
         if not tree_ok:
             return core.probe(beta - 1, beta, budget.node_limit, budget.deadline)
         share = _PLAIN_SHARE
-        tree_share = _PLAIN_SHARE * _TREE_RATIO
         tree: Optional[ProofSearch] = None
         while True:
             v, ok = core.probe(beta - 1, beta, budget.cap(core.nodes + share), budget.deadline)
@@ -249,13 +245,12 @@ class Solver:
             if tree is None:
                 tree = ProofSearch(core, self._camps, beta)
             if not tree.full:
-                settled = tree.run(budget.until(core.nodes + int(tree_share)))
+                settled = tree.run(budget.until(core.nodes + int(share * _TREE_RATIO)))
                 if settled is not None:
                     return (beta if settled else beta - 1), True
                 if budget.spent(core):
                     return 0, False
             share *= _SHARE_GROWTH
-            tree_share *= _TREE_GROWTH
 
     def _exact(self, budget: _Budget, track: bool = False) -> Tuple[int, int]:
         """Proven (low, high) bounds on the value; equal when the search completed.

@@ -153,7 +153,6 @@ def test_probes_handing_over_to_the_tree_keep_exact_values(monkeypatch: Any) -> 
     monkeypatch.setattr(solver_module, "_SHARE_GROWTH", 2)
     # the tree's turns twice the depth-first search's, so that it settles some
     monkeypatch.setattr(solver_module, "_TREE_RATIO", 2.0)
-    monkeypatch.setattr(solver_module, "_TREE_GROWTH", 2)
     monkeypatch.setattr(proofsearch, "LEAF_NODES", 20)
     handed = Solver(16)
     for st, ref in zip(states, values):
