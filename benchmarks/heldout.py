@@ -13,8 +13,9 @@ counts are exact and repeatable; the seconds are this machine's at the time.
 
 ``compare`` reads two such files (a baseline and a change) and reports, per
 seed: the deals answered by each, how many within 400 K nodes (about 0.1 s
-here) and within 8 M (about 2 s, the target's 95th percentile), the median deal's nodes (an unanswered deal counts as above every
-answered one), and the geometric mean of the node ratios (baseline / change,
+here) and within 8 M (about 2 s, the target's 95th percentile), the median
+deal's nodes (an unanswered deal counts as above every answered one), and
+the geometric mean of the node ratios (baseline / change,
 above 1 when the change searches fewer nodes): over the deals both answer,
 and over all deals with the unanswered counted at the limit.  Then the deals
 whose counts differ by more than 1.5x or that only one answers.

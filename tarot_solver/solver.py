@@ -48,7 +48,9 @@ _ASCEND_RATIO = 16
 # share before it.  Until session 37 the first share was 16 M and each turn four
 # times the last; on five sets of 52 deals this schedule answers 2 more within 20 M
 # nodes and 3 more within 8 M, for up to 20 % more nodes on the deals the
-# depth-first search answers alone (docs/solver.md, session 38).
+# depth-first search answers alone and more on the few that need long turns of
+# the tree (benchmark deals 18 and 27: 57 M and 61 M nodes before, 282 M and
+# 140 M now; docs/solver.md, session 38).
 _PLAIN_SHARE = 1_000_000
 _SHARE_GROWTH = 2
 _TREE_RATIO = 0.2
@@ -226,9 +228,10 @@ class Solver:
 
         With ``tree_ok`` (a question asked once, as make/fail), a probe the
         depth-first search has not answered within its first share hands over
-        to a proof tree near the root for a fifth of that share (whose answer brings
-        no fail-soft bound: ``beta`` or ``beta - 1``), then the depth-first
-        search goes on with the table both have filled, and so on.  Not for
+        to a proof tree near the root for a fifth of that share (whose answer
+        brings no fail-soft bound: ``beta`` or ``beta - 1``), then the
+        depth-first search goes on with the table both have filled, and so
+        on.  Not for
         the probes of an exact margin after the first: near the value the
         tree cost more (14 tricks left: 20 M nodes became 51 M on one
         position, 99 M more than 150 M on another).
