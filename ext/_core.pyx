@@ -3475,7 +3475,6 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             # other later, and are otherwise alike, so their values differ
             # by at most the cards' difference d (the table's bounds shared
             # across honours, inside a trick; session 37)
-            seat = seat_at(p, p.ntrick)
             for k in range(i):
                 if mval[k] > INF or moves[k] // 14 != s or moves[k] % 14 < 10:
                     continue
