@@ -231,10 +231,9 @@ class Solver:
         to a proof tree near the root for a fifth of that share (whose answer
         brings no fail-soft bound: ``beta`` or ``beta - 1``), then the
         depth-first search goes on with the table both have filled, and so
-        on.  Not for
-        the probes of an exact margin after the first: near the value the
-        tree cost more (14 tricks left: 20 M nodes became 51 M on one
-        position, 99 M more than 150 M on another).
+        on.  Not for the probes of an exact margin after the first: near the
+        value the tree cost more (14 tricks left: 20 M nodes became 51 M on
+        one position, 99 M more than 150 M on another).
         """
         core = self._core
         if not tree_ok:
