@@ -86,11 +86,14 @@ class ProofSearch:
         """The tree has reached its size limit and will not grow."""
         return self.size >= self._max_tree
 
-    def run(self, budget: "_Budget") -> Optional[bool]:
+    def run(self, budget: "_Budget", leaf_nodes: Optional[int] = None) -> Optional[bool]:
         """Grow the tree until the question is settled (True: at least
         ``beta``), ``budget`` is spent or the tree is full; None unless
-        settled.  The core is back at its position on return, also on
-        KeyboardInterrupt."""
+        settled.  ``leaf_nodes``, when given, is this run's budget for each
+        leaf's probe instead of the tree's.  The core is back at its position
+        on return, also on KeyboardInterrupt."""
+        if leaf_nodes is not None:
+            self._leaf_nodes = leaf_nodes
         if self._root is None:
             root = self._node(-1)
             if not self._evaluate(root, budget):

@@ -9,7 +9,7 @@ from typing import Any, List, Tuple
 
 from reference import minimax
 from test_solver import random_position
-from tarot_solver import proofsearch, solver as solver_module
+from tarot_solver import solver as solver_module
 from tarot_solver._core import Core
 from tarot_solver.proofsearch import ProofSearch
 from tarot_solver.rules import PlayState
@@ -153,7 +153,7 @@ def test_probes_handing_over_to_the_tree_keep_exact_values(monkeypatch: Any) -> 
     monkeypatch.setattr(solver_module, "_SHARE_GROWTH", 2)
     # the tree's turns twice the depth-first search's, so that it settles some
     monkeypatch.setattr(solver_module, "_TREE_RATIO", 2.0)
-    monkeypatch.setattr(proofsearch, "LEAF_NODES", 20)
+    monkeypatch.setattr(solver_module, "LEAF_NODES", 20)
     handed = Solver(16)
     for st, ref in zip(states, values):
         assert ref.margin is not None
