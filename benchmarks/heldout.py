@@ -1,7 +1,7 @@
 """Make/fail node counts on several deal sets, and the comparison of two runs.
 
     python benchmarks/heldout.py run -o new.jsonl    # 5 seeds x 52 deals, about 20 min
-    python benchmarks/heldout.py compare benchmarks/heldout_46d2732.jsonl new.jsonl
+    python benchmarks/heldout.py compare benchmarks/heldout_06176e7.jsonl new.jsonl
 
 ``run`` draws 52 realistic deals per seed (``deals.build``; 20261130 is the
 benchmark set, the others are held out), answers make/fail on each from the
@@ -20,13 +20,15 @@ above 1 when the change searches fewer nodes): over the deals both answer,
 and over all deals with the unanswered counted at the limit.  Then the deals
 whose counts differ by more than 1.5x or that only one answers.
 
-`benchmarks/heldout_46d2732.jsonl` is the baseline of session 38's solver
-(46d2732: the proof tree's turns from 1 M nodes) on the five default seeds,
-20 M nodes a deal; `heldout_e8616c4.jsonl` that of session 37's core,
-`heldout_6b71421.jsonl` that of its first step (the table's bounds shared
-across honours) and `heldout_471be94.jsonl` that of session 33's core
-(471be94; seed 20261207 run with 42b6863, the same search).  Compare runs
-made with the same ``--node-limit``.
+`benchmarks/heldout_06176e7.jsonl` is the baseline of session 39's solver
+(06176e7: the proof tree's leaves probed with a tenth of the share) on the
+five default seeds, 20 M nodes a deal; `heldout_46d2732.jsonl` that of
+session 38's (the proof tree's turns from 1 M nodes),
+`heldout_e8616c4.jsonl` that of session 37's core, `heldout_6b71421.jsonl`
+that of its first step (the table's bounds shared across honours) and
+`heldout_471be94.jsonl` that of session 33's core (471be94; seed 20261207
+run with 42b6863, the same search).  Compare runs made with the same
+``--node-limit``.
 
 Why: rules chosen on the benchmark deals alone have fitted those deals
 (docs/solver.md, session 33); a change should gain on sets it was not chosen
