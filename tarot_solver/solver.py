@@ -55,10 +55,11 @@ _PLAIN_SHARE = 1_000_000
 _SHARE_GROWTH = 2
 _TREE_RATIO = 0.2
 # Each leaf's probe in a turn of the tree gets a tenth of the share before it
-# (at least proofsearch.LEAF_NODES, 20,000 until session 38), so the leaves
-# settle more as the turns grow: on the five sets, 2 more deals answered
-# within 20 M nodes and the median deal 3-10 % fewer nodes on four; make/fail
-# with 16 tricks left 218.5 M -> 148.5 M nodes (docs/solver.md, session 39).
+# (at least proofsearch.LEAF_NODES, 20,000 nodes, every leaf's budget until
+# session 38), so the leaves settle more as the turns grow: on the five sets,
+# 2 more deals answered within 20 M nodes and the median deal 3-10 % fewer
+# nodes on four; make/fail with 16 tricks left 218.5 M -> 148.5 M nodes
+# (docs/solver.md, session 39).
 _LEAF_SHARE = 10
 
 

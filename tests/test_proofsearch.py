@@ -94,6 +94,10 @@ def test_limits_stop_the_tree_and_it_goes_on() -> None:
     # a full tree stops growing
     small = ProofSearch(core, st.camps, value + 1, leaf_nodes=1, max_tree=20)
     assert small.run(budget(core)) is None and small.full
+    # a run's leaf budget replaces the tree's: one probe at the root settles it
+    core.clear_table()
+    deep = ProofSearch(core, st.camps, value, leaf_nodes=1)
+    assert deep.run(budget(core), leaf_nodes=10 ** 8) is True and deep.size == 1
 
 
 class _Interrupting:
