@@ -78,7 +78,8 @@ class ProofSearch:
         self._core = core
         self._camps = camps
         self._beta = beta
-        self._leaf_nodes = leaf_nodes or LEAF_NODES
+        self._tree_leaf_nodes = leaf_nodes or LEAF_NODES
+        self._leaf_nodes = self._tree_leaf_nodes  # this run's
         self._max_tree = max_tree or MAX_TREE
         self._root: Optional[_Node] = None
         self.size = 0
@@ -94,8 +95,7 @@ class ProofSearch:
         settled.  ``leaf_nodes``, when given, is this run's budget for each
         leaf's probe instead of the tree's.  The core is back at its position
         on return, also on KeyboardInterrupt."""
-        if leaf_nodes is not None:
-            self._leaf_nodes = leaf_nodes
+        self._leaf_nodes = self._tree_leaf_nodes if leaf_nodes is None else leaf_nodes
         if self._root is None:
             root = self._node(-1)
             if not self._evaluate(root, budget):
