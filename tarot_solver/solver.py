@@ -50,7 +50,7 @@ _ASCEND_RATIO = 16
 # nodes and 3 more within 8 M, for up to 20 % more nodes on the deals the
 # depth-first search answers alone and more on the few that need long turns of
 # the tree (benchmark deals 18 and 27: 57 M and 61 M nodes before, 282 M and
-# 140 M now; docs/solver.md, session 38).
+# 140 M at session 38; docs/solver.md).
 _PLAIN_SHARE = 1_000_000
 _SHARE_GROWTH = 2
 _TREE_RATIO = 0.2
@@ -237,11 +237,11 @@ class Solver:
         depth-first search has not answered within its first share hands over
         to a proof tree near the root for a fifth of that share, each leaf
         probed with a tenth of it (the tree's answer brings no fail-soft
-        bound: ``beta`` or ``beta - 1``), then the
-        depth-first search goes on with the table both have filled, and so
-        on.  Not for the probes of an exact margin after the first: near the
-        value the tree cost more (14 tricks left: 20 M nodes became 51 M on
-        one position, 99 M more than 150 M on another).
+        bound: ``beta`` or ``beta - 1``), then the depth-first search goes on
+        with the table both have filled, and so on.  Not for the probes of an
+        exact margin after the first: near the value the tree cost more (14
+        tricks left: 20 M nodes became 51 M on one position, 99 M more than
+        150 M on another).
         """
         core = self._core
         if not tree_ok:
