@@ -78,8 +78,7 @@ class ProofSearch:
         self._core = core
         self._camps = camps
         self._beta = beta
-        self._tree_leaf_nodes = leaf_nodes or LEAF_NODES
-        self._leaf_nodes = self._tree_leaf_nodes  # this run's
+        self._leaf_nodes = leaf_nodes or LEAF_NODES
         self._max_tree = max_tree or MAX_TREE
         self._root: Optional[_Node] = None
         self.size = 0
@@ -95,10 +94,10 @@ class ProofSearch:
         settled.  ``leaf_nodes``, when given, is this run's budget for each
         leaf's probe instead of the tree's.  The core is back at its position
         on return, also on KeyboardInterrupt."""
-        self._leaf_nodes = self._tree_leaf_nodes if leaf_nodes is None else leaf_nodes
+        leaf = self._leaf_nodes if leaf_nodes is None else leaf_nodes
         if self._root is None:
             root = self._node(-1)
-            if not self._evaluate(root, budget):
+            if not self._evaluate(root, budget, leaf):
                 return None
             self._root = root
         root = self._root
@@ -116,7 +115,7 @@ class ProofSearch:
                     children = node.children
                     core.play(node.move)
                     path.append(node)
-                if not self._expand(node, budget):
+                if not self._expand(node, budget, leaf):
                     return None
             finally:
                 while self._depth() > home:  # by the core's count: Ctrl-C may fall anywhere
@@ -137,7 +136,7 @@ class ProofSearch:
         self.size += 1
         return _Node(move, core.value_if_over() is None and bool(self._camps[core.to_play]))
 
-    def _expand(self, node: _Node, budget: "_Budget") -> bool:
+    def _expand(self, node: _Node, budget: "_Budget", leaf_nodes: int) -> bool:
         """Give a leaf its children, each settled or numbered by a short probe;
         False when a limit stopped it (the leaf keeps the children so far
         aside, and the next expansion goes on from them)."""
@@ -150,7 +149,7 @@ class ProofSearch:
             core.play(move)
             try:
                 child = self._node(move)
-                ok = self._evaluate(child, budget)
+                ok = self._evaluate(child, budget, leaf_nodes)
             finally:
                 core.undo()
             if not ok:
@@ -162,15 +161,15 @@ class ProofSearch:
         node.partial = []
         return True
 
-    def _evaluate(self, node: _Node, budget: "_Budget") -> bool:
-        """Settle the position at ``node`` by a probe of at most the leaf's
-        budget, or number it by its moves (one leaf each: all must be
+    def _evaluate(self, node: _Node, budget: "_Budget", leaf_nodes: int) -> bool:
+        """Settle the position at ``node`` by a probe of at most
+        ``leaf_nodes``, or number it by its moves (one leaf each: all must be
         refuted for the side to play to lose); False when ``budget`` ran out
         first."""
         core = self._core
         v = core.value_if_over()
         if v is None:
-            v, ok = core.probe(self._beta - 1, self._beta, budget.cap(core.nodes + self._leaf_nodes),
+            v, ok = core.probe(self._beta - 1, self._beta, budget.cap(core.nodes + leaf_nodes),
                                budget.deadline)
             if not ok:
                 if budget.spent(core):
