@@ -1,7 +1,7 @@
 """Benchmark of ``tarot-solve analyze``: cost of one game against one solve, and throughput.
 
     python benchmarks/bench_analyze.py [--games 100] [--from-trick 9] [--time-limit S | --nodes N]
-                                       [--jobs 1,2] [--markdown]
+                                       [--jobs 1,2] [--solved-only] [--markdown]
 
 The history is seeded: ``--games`` games dealt, bid and played like
 ``examples/make_examples.py`` (seeds from ``--seed`` on).  Two measurements:
@@ -12,7 +12,9 @@ The history is seeded: ``--games`` games dealt, bid and played like
   The target is a median ratio of at most 3 for full games (``--from-trick 1``);
   full deals are not solved exactly within minutes yet, hence the default of
   trick 9 (10 tricks left), where both finish.  Times are CPU times (the machine may
-  be shared); with a budget, a solve stopped early counts at its cost;
+  be shared); with a budget, a solve stopped early counts at its cost, or with
+  ``--solved-only`` its game is left out (the medians are then over the games whose
+  deal the budget solves, the easier ones);
 * throughput: the whole history through :func:`tarot_solver.parallel.map_ordered`
   (as ``analyze -j N`` does) for each ``--jobs`` value: games per second, per
   core, the speed-up over the first value, the workers' CPU time per game and
@@ -26,6 +28,7 @@ import argparse
 import json
 import os
 import platform
+import shlex
 import statistics
 import sys
 import time
@@ -55,18 +58,28 @@ def seeded_history(games: int, seed: int) -> List[DealRecord]:
     return out
 
 
-def cost_ratio(history: List[DealRecord], options: AnalysisOptions) -> Dict[str, Any]:
-    """Per game: one solve of the position before ``first_trick`` against the analysis from there."""
+def cost_ratio(history: List[DealRecord], options: AnalysisOptions, solved_only: bool = False) -> Dict[str, Any]:
+    """Per game: one solve of the position before ``first_trick`` against the analysis from there.
+
+    ``solved_only``: games whose solve the budget stops are not analysed, and the
+    medians are over the others (``"measured"`` of them): on full games, where only
+    some deals solve exactly within a budget, the only cost ratio that can be measured.
+    """
     solver = Solver(options.table_mb)
     solves, analyses, ratios, exact_from, exact = [], [], [], [], 0
-    for record in history:
+    for number, record in enumerate(history, 1):
         state = record.opening_state()
         for card in (record.played or [])[:(options.first_trick - 1) * state.players]:
             state.play(card)
         solver.clear()
         start = time.process_time()
         solved = solver.solve(state, time_limit=options.time_limit, node_limit=options.node_limit, pv=False)
-        solves.append(time.process_time() - start)
+        seconds = time.process_time() - start
+        print(f"\rgame {number}/{len(history)}: solve {seconds:.1f} s{'' if solved.complete else ' (stopped)'}",
+              end="", file=sys.stderr)
+        if solved_only and not solved.complete:
+            continue
+        solves.append(seconds)
         start = time.process_time()
         result = analyze_game(record, options, solver)
         analyses.append(time.process_time() - start)
@@ -74,8 +87,12 @@ def cost_ratio(history: List[DealRecord], options: AnalysisOptions) -> Dict[str,
         exact += solved.complete and all(lo == hi for lo, hi in result.values[(options.first_trick - 1) * 4:])
         inexact = [i for i, (lo, hi) in enumerate(result.values) if lo != hi]
         exact_from.append(inexact[-1] // state.players + 2 if inexact else 1)
+    print(file=sys.stderr)
+    if not solves:
+        raise SystemExit("no game's solve finished within the budget: nothing to measure")
     return {
         "games": len(history),
+        "measured": len(solves),
         "exact": exact,
         "exact_from_trick_median": statistics.median(exact_from),
         "solve_median": statistics.median(solves),
@@ -132,7 +149,7 @@ def machine() -> str:
 def markdown(args: argparse.Namespace, ratio: Dict[str, Any], rows: List[Dict[str, Any]]) -> str:
     budget = (f"{args.time_limit:g} s" if args.time_limit else f"{args.nodes} nodes" if args.nodes else "none")
     lines = [
-        f"`python benchmarks/bench_analyze.py {' '.join(sys.argv[1:])}`",
+        f"`python benchmarks/bench_analyze.py {shlex.join(sys.argv[1:])}`",
         f"({datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {machine()}, Python {platform.python_version()};"
         f" {args.games} games from seed {args.seed}, from trick {args.from_trick}, budget per position: {budget})",
         "",
@@ -142,6 +159,7 @@ def markdown(args: argparse.Namespace, ratio: Dict[str, Any], rows: List[Dict[st
         f"| analysis of the game from trick {args.from_trick}, median | {ratio['analysis_median']:.3f} s |",
         f"| ratio of the medians (target <= 3) | {ratio['ratio_of_medians']:.2f} |",
         f"| median of the per-game ratios | {ratio['median_ratio']:.2f} |",
+        f"| games measured (their solve not stopped by the budget) | {ratio['measured']} of {ratio['games']} |",
         f"| games solved exactly throughout | {ratio['exact']} of {ratio['games']} |",
         f"| trick from which every value is exact, median | {ratio['exact_from_trick_median']:g} |",
         "",
@@ -168,14 +186,16 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per position")
     parser.add_argument("--nodes", type=int, default=None, help="nodes per position")
     parser.add_argument("--table-mb", type=int, default=256)
-    parser.add_argument("--jobs", default="1,2", help="worker counts for the throughput runs")
+    parser.add_argument("--jobs", default="1,2", help="worker counts for the throughput runs ('': none)")
+    parser.add_argument("--solved-only", action="store_true",
+                        help="analyse only the games whose first solve the budget does not stop")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown report")
     args = parser.parse_args()
     options = AnalysisOptions(time_limit=args.time_limit, node_limit=args.nodes, table_mb=args.table_mb,
                               first_trick=args.from_trick)
     history = seeded_history(args.games, args.seed)
-    ratio = cost_ratio(history, options)
-    rows = throughput(history, options, [int(j) for j in args.jobs.split(",")])
+    ratio = cost_ratio(history, options, args.solved_only)
+    rows = throughput(history, options, [int(j) for j in args.jobs.split(",") if j])
     if args.markdown:
         print(markdown(args, ratio, rows))
     else:
