@@ -1,7 +1,7 @@
 """Benchmark of ``tarot-solve analyze``: cost of one game against one solve, and throughput.
 
     python benchmarks/bench_analyze.py [--games 100] [--from-trick 9] [--time-limit S | --nodes N]
-                                       [--jobs 1,2] [--solved-only] [--markdown]
+                                       [--jobs 1,2] [--solved-only] [--markdown [--per-game]]
 
 The history is seeded: ``--games`` games dealt, bid and played like
 ``examples/make_examples.py`` (seeds from ``--seed`` on).  Two measurements:
@@ -14,7 +14,8 @@ The history is seeded: ``--games`` games dealt, bid and played like
   trick 9 (10 tricks left), where both finish.  Times are CPU times (the machine may
   be shared); with a budget, a solve stopped early counts at its cost, or with
   ``--solved-only`` its game is left out (the medians are then over the games whose
-  deal the budget solves, the easier ones);
+  deal the budget solves, the easier ones).  The JSON output lists every measured
+  game's times and ratio; ``--per-game`` adds that table to the Markdown report;
 * throughput: the whole history through :func:`tarot_solver.parallel.map_ordered`
   (as ``analyze -j N`` does) for each ``--jobs`` value: games per second, per
   core, the speed-up over the first value, the workers' CPU time per game and
@@ -67,6 +68,7 @@ def cost_ratio(history: List[DealRecord], options: AnalysisOptions, solved_only:
     """
     solver = Solver(options.table_mb)
     solves, analyses, ratios, exact_from, exact = [], [], [], [], 0
+    per_game: List[Dict[str, Any]] = []
     for number, record in enumerate(history, 1):
         state = record.opening_state()
         for card in (record.played or [])[:(options.first_trick - 1) * state.players]:
@@ -87,6 +89,9 @@ def cost_ratio(history: List[DealRecord], options: AnalysisOptions, solved_only:
         exact += solved.complete and all(lo == hi for lo, hi in result.values[(options.first_trick - 1) * 4:])
         inexact = [i for i, (lo, hi) in enumerate(result.values) if lo != hi]
         exact_from.append(inexact[-1] // state.players + 2 if inexact else 1)
+        per_game.append({"game": record.id or str(number), "solve_s": round(solves[-1], 3),
+                         "analysis_s": round(analyses[-1], 3), "ratio": round(ratios[-1], 3),
+                         "exact_from_trick": exact_from[-1]})
     print(file=sys.stderr)
     if not solves:
         raise SystemExit("no game's solve finished within the budget: nothing to measure")
@@ -99,6 +104,7 @@ def cost_ratio(history: List[DealRecord], options: AnalysisOptions, solved_only:
         "analysis_median": statistics.median(analyses),
         "ratio_of_medians": statistics.median(analyses) / statistics.median(solves),
         "median_ratio": statistics.median(ratios),
+        "per_game": per_game,
     }
 
 
@@ -163,10 +169,18 @@ def markdown(args: argparse.Namespace, ratio: Dict[str, Any], rows: List[Dict[st
         f"| games solved exactly throughout | {ratio['exact']} of {ratio['games']} |",
         f"| trick from which every value is exact, median | {ratio['exact_from_trick_median']:g} |",
         "",
-        "| workers | wall time | games/s | games/s per core | speed-up | CPU s per game | CPU share"
-        " | same lines | load avg at start |",
-        "|---|---|---|---|---|---|---|---|---|",
     ]
+    if args.per_game:
+        lines += ["| game | exact solve | analysis | ratio | exact from trick |", "|---|---|---|---|---|"]
+        lines += [f"| {g['game']} | {g['solve_s']:.3f} s | {g['analysis_s']:.3f} s | {g['ratio']:.2f} |"
+                  f" {g['exact_from_trick']} |" for g in ratio["per_game"]]
+        lines.append("")
+    if rows:
+        lines += [
+            "| workers | wall time | games/s | games/s per core | speed-up | CPU s per game | CPU share"
+            " | same lines | load avg at start |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
     for r in rows:
         lines.append(f"| {r['jobs']} | {r['seconds']:.1f} s | {r['games_per_s']:.3f} | {r['per_core']:.3f} |"
                      f" {r['speedup']:.2f}x | {r['cpu_per_game']:.3f} | {r['cpu_share']:.2f} |"
@@ -190,6 +204,8 @@ def main() -> None:
     parser.add_argument("--solved-only", action="store_true",
                         help="analyse only the games whose first solve the budget does not stop")
     parser.add_argument("--markdown", action="store_true", help="print a Markdown report")
+    parser.add_argument("--per-game", action="store_true",
+                        help="with --markdown, also a table of each measured game's times and ratio")
     args = parser.parse_args()
     options = AnalysisOptions(time_limit=args.time_limit, node_limit=args.nodes, table_mb=args.table_mb,
                               first_trick=args.from_trick)
