@@ -507,7 +507,10 @@ def _render_bid(r: Dict[str, Any]) -> str:
         lines.append(f"{name:12s}  {_summary_row(s)}" + ("" if s["allowed"] else "  (below the bids)"))
     lines.append("")
     rec = r["recommendation"]
-    if rec == "pass":
+    if rec == "pass" and not any(s["made"] + s["failed"] for s in r["contracts"].values() if s["allowed"]):
+        lines.append("recommendation: pass (no world decided for any open contract within the node budget:"
+                     " not measured)")
+    elif rec == "pass":
         lines.append("recommendation: pass (no open contract has a positive expected score)")
     else:
         lines.append(f"recommendation: {rec} (expected score {r['contracts'][rec]['expected_score']:+.0f})")
@@ -574,7 +577,11 @@ def _render_discard(r: Dict[str, Any]) -> str:
     for i, c in enumerate(r["candidates"], 1):
         lines.append(f"{i:4d}  {' '.join(c['discard']):22s}  {_summary_row(c)}"
                      + ("  (simple policy)" if c["policy"] else ""))
-    lines += ["", "recommendation: discard " + " ".join(r["recommendation"])]
+    top = r["candidates"][0]
+    unmeasured = top["made"] + top["failed"] == 0
+    lines += ["", "recommendation: discard " + " ".join(r["recommendation"])
+              + (" (no world decided for it within the node budget: its rank is not measured)"
+                 if unmeasured else "")]
     return "\n".join(lines)
 
 

@@ -232,6 +232,10 @@ def test_bid_text_report() -> None:
     assert lines[0].startswith("seat 0 (dealer 3): ")
     assert any(line.startswith("garde_contre") for line in lines)
     assert lines[-1] == "recommendation: pass (no open contract has a positive expected score)"
+    blind = invoke(["bid", " ".join(tokens(WEAK)), "--worlds", "2", "--node-budget", "1", "--margin-budget", "0",
+                    "-j", "1"])
+    assert blind.stdout.splitlines()[-1] == ("recommendation: pass (no world decided for any open contract"
+                                             " within the node budget: not measured)")
 
 
 def test_discard_cli_from_tokens_and_record() -> None:
@@ -245,6 +249,20 @@ def test_discard_cli_from_tokens_and_record() -> None:
     text = invoke(["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract", "prise", "--candidates", "2"]
                   + CLI_FAST)
     assert text.exit_code == 0 and text.stdout.splitlines()[-1].startswith("recommendation: discard ")
+
+
+def test_discard_says_when_its_recommendation_rests_on_no_decided_world() -> None:
+    args = ["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract", "prise", "--candidates", "2",
+            "--worlds", "2", "-j", "1"]
+    blind = invoke(args + ["--node-budget", "1", "--margin-budget", "0"])
+    assert blind.exit_code == 0, blind.output
+    assert blind.stdout.splitlines()[-1].endswith("(no world decided for it within the node budget:"
+                                                  " its rank is not measured)")
+    strong = invoke(["discard", "T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T1 EX KS KH KD KC QS",
+                     "--dog", "1S 2S 3S 4S 5S 6S", "--contract", "garde", "--candidates", "2", "--worlds", "2",
+                     "-j", "1", "--node-budget", "20000"])
+    assert strong.exit_code == 0, strong.output
+    assert strong.stdout.splitlines()[-1] == "recommendation: discard 1S 2S 3S 4S 5S 6S"
 
 
 @pytest.mark.parametrize("args, fragments", [
