@@ -507,7 +507,8 @@ def _render_bid(r: Dict[str, Any]) -> str:
         lines.append(f"{name:12s}  {_summary_row(s)}" + ("" if s["allowed"] else "  (below the bids)"))
     lines.append("")
     rec = r["recommendation"]
-    if rec == "pass" and not any(s["made"] + s["failed"] for s in r["contracts"].values() if s["allowed"]):
+    open_ = [s for s in r["contracts"].values() if s["allowed"]]
+    if rec == "pass" and open_ and not any(s["made"] + s["failed"] for s in open_):
         lines.append("recommendation: pass (no world decided for any open contract within the node budget:"
                      " not measured)")
     elif rec == "pass":

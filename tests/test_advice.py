@@ -236,6 +236,9 @@ def test_bid_text_report() -> None:
                     "-j", "1"])
     assert blind.stdout.splitlines()[-1] == ("recommendation: pass (no world decided for any open contract"
                                              " within the node budget: not measured)")
+    closed = invoke(["bid", str(EXAMPLES / "hand.txt"), "--bids", "garde_contre", "--worlds", "2",
+                     "--node-budget", "1", "--margin-budget", "0", "-j", "1"])
+    assert closed.stdout.splitlines()[-1] == "recommendation: pass (no open contract has a positive expected score)"
 
 
 def test_discard_cli_from_tokens_and_record() -> None:
