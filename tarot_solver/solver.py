@@ -42,6 +42,14 @@ _DESCEND = 40
 # 11.9 M nodes to 9.3 M and 9.1 M; 14 tricks left 518.6 M to 511.9 M).
 _ASCEND_MIN = 500
 _ASCEND_RATIO = 16
+# Under a limit, the first probe (make/fail) gets this share of the budget while the
+# proven interval is wide; if the limit stops it, the rest brackets the value
+# (Solver._exact).  On the benchmark deals and a held-out set of 52 (20 M nodes
+# each), the deals left undecided were bracketed 38.7 and 40.6 points wide on
+# average instead of 79.8 and 79.3 (the first probe had the whole budget), and no
+# verdict was lost; with 0.75 or 0.85 one of those whose make/fail needs
+# 16-18 M nodes was (session 43, docs/solver.md).
+_FIRST_SHARE = 0.9
 # A probe is the depth-first search alone for this many nodes; then proof-number
 # search near the root (proofsearch.py) and the depth-first search take turns: the
 # depth-first shares double (1 M, 2 M, 4 M...) and the tree gets a fifth of the
@@ -280,52 +288,64 @@ class Solver:
         ``_ASCEND_RATIO``), the next probe is just above the proven low bound
         instead: on some full deals the descent creeps a half-point per
         probe (deal 36: 21 probes, each failing just below its target).
-        Under a limit, while the interval is wider than that, a probe after
-        the first gets half of what remains; if that stops it, the next tests
-        halfway between it and one proven bound, the upper and the lower in
-        turn, so one probe near the value no longer takes the whole budget:
-        on the 47 benchmark deals that 60 M nodes do not solve, brackets
-        56.5 points wide on average (median 50) against 59.2 (55).  (Always
-        the upper bound, where refutations are cheap: 55.0 (40), but the
-        advice's midpoint estimates then leaned 10-14 points low.)  A search
-        stopped by a limit still reports the sure bounds where they are
-        tighter.  With ``track`` (the request's own position), :attr:`status`
-        follows the probes.
+        Under a limit, while the interval is wider than that, the first
+        probe gets ``_FIRST_SHARE`` of the budget and a later one half of
+        what remains.  A probe the limit stops marks its target as hard, and
+        the next ones squeeze the value from both sides: halfway from the
+        hard targets to the upper bound, then to the lower, in turn (far
+        from the value, probes are cheap); where neither side leaves room,
+        the rest goes to the first hard target.  So one probe near the value
+        no longer takes the whole budget.  A search stopped by a limit still
+        reports the sure bounds where they are tighter.  With ``track`` (the
+        request's own position), :attr:`status` follows the probes.
         """
         lo, hi = self._core.bounds(sure=False)
         sure_lo, sure_hi = self._core.bounds()
-        beta = min(max(0, lo + 1), hi)
-        whole = True  # the next probe may use all that remains (the first always)
-        first = True  # make/fail: the one probe that may hand over to a proof tree
+        beta = first_target = min(max(0, lo + 1), hi)
+        whole = False  # the next probe may use all that remains
+        tree = True  # the make/fail question (first, or again): it may hand over to a proof tree
         up = False
+        hard: Optional[Tuple[int, int, int]] = None  # targets a limit stopped: lowest, highest, first
+        failed = False
         failed_cost = success_cost = 0  # nodes of the last probe of each kind
         while lo < hi:
             if track:
                 self.status = SearchStatus((max(lo, sure_lo) / 2, min(hi, sure_hi) / 2), beta / 2)
             capped = not whole and budget.limited and hi - lo > _DESCEND
+            share = _FIRST_SHARE if tree else 0.5
             nodes = self._core.nodes
-            v, ok = self._probe(beta, budget.part(self._core, 0.5) if capped else budget, first)
-            whole = first = False
+            v, ok = self._probe(beta, budget.part(self._core, share) if capped else budget, tree)
+            whole = tree = False
             if not ok:
-                if capped and not budget.spent(self._core):
-                    up = not up
-                    if up and hi - beta >= 2:
-                        beta += (hi - beta + 1) // 2
-                    elif not up and beta - lo >= 2:
-                        beta = lo + (beta - lo) // 2
-                    else:
-                        whole = True  # nothing further that way: the rest on this one
-                    continue
-                lo, hi = max(lo, sure_lo), min(hi, sure_hi)
-                break
-            failed = v < beta
-            if failed:
-                hi = v
-                failed_cost = self._core.nodes - nodes
+                if not capped or budget.spent(self._core):
+                    lo, hi = max(lo, sure_lo), min(hi, sure_hi)
+                    break
+                hard = (beta, beta, beta) if hard is None else (min(hard[0], beta), max(hard[1], beta), hard[2])
             else:
-                lo = v
-                success_cost = self._core.nodes - nodes
-            if hi - lo > _DESCEND:
+                failed = v < beta
+                if failed:
+                    hi = v
+                    failed_cost = self._core.nodes - nodes
+                else:
+                    lo = v
+                    success_cost = self._core.nodes - nodes
+                if hard is not None and not lo < hard[0] <= hard[1] <= hi:
+                    hard = None  # a hard target is settled: back to bisection
+            if hard is not None:
+                # squeeze: the next probe halfway from the hard targets to one
+                # proven bound, the upper and the lower in turn; once neither
+                # way leaves room, the rest goes to the first hard target
+                hard_lo, hard_hi, beta = hard
+                up = not up
+                if (up or hard_lo - lo < 2) and hi - hard_hi >= 2:
+                    up = True
+                    beta = hard_hi + (hi - hard_hi + 1) // 2
+                elif hard_lo - lo >= 2:
+                    up = False
+                    beta = lo + (hard_lo - lo) // 2
+                else:
+                    whole, tree, hard = True, beta == first_target, None
+            elif hi - lo > _DESCEND:
                 beta = lo + (hi - lo + 1) // 2
             elif success_cost >= _ASCEND_MIN and _ASCEND_RATIO * success_cost < failed_cost:
                 beta = lo + 1

@@ -295,6 +295,42 @@ def test_probes_sharing_a_limit_keep_the_value_in_their_bounds(monkeypatch: Any)
     assert 0.5 in halves
 
 
+def test_a_stopped_make_fail_probe_leaves_the_rest_to_probes_that_bracket_the_value(
+        monkeypatch: Any) -> None:
+    # under a limit the first probe (make/fail) gets a share of the budget; if the
+    # limit stops it, the next probes squeeze the value from both sides of its
+    # target, which a value far from the target lets them do cheaply.  A tiny
+    # share here makes the first probe stop on small positions.
+    monkeypatch.setattr(solver_module, "_FIRST_SHARE", 0.02)
+    probes: List[Tuple[int, bool]] = []  # (target, answered)
+    probe = Solver._probe
+
+    def recorded(self: Solver, beta: int, budget: Any, tree_ok: bool = False) -> Tuple[int, bool]:
+        v, ok = probe(self, beta, budget, tree_ok)
+        probes.append((beta, ok))
+        return v, ok
+
+    monkeypatch.setattr(Solver, "_probe", recorded)
+    rng = random.Random(11)
+    exact, limited = Solver(64), Solver(16)
+    squeezed = 0
+    for _ in range(12):
+        st = random_position(rng, rng.choice([10, 11, 12]))
+        value = exact.solve(st, pv=False).margin
+        limited.clear()
+        probes.clear()
+        r = limited.solve(st, node_limit=300_000, pv=False)
+        lo, hi = r.margin_bounds
+        assert lo <= value <= hi
+        if not probes[0][1]:
+            squeezed += 1
+            target = probes[0][0]
+            # one probe above the stopped target, then one below it
+            assert probes[1][0] > target > probes[2][0]
+            assert r.complete and r.margin == value
+    assert squeezed >= 2
+
+
 def trick_starts(seed: int, n: int, depths: Any, every: int, petit: bool = True) -> Any:
     """Random trick starts with ``depths`` tricks left (see random_position),
     three and four players; the takers but every ``every``-th are dealt 4-11
