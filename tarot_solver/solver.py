@@ -335,7 +335,7 @@ class Solver:
                 # squeeze: the next probe halfway from the hard targets to one
                 # proven bound, the upper and the lower in turn; once neither
                 # way leaves room, the rest goes to the first hard target
-                hard_lo, hard_hi, beta = hard
+                hard_lo, hard_hi, first_hard = hard
                 up = not up
                 if (up or hard_lo - lo < 2) and hi - hard_hi >= 2:
                     up = True
@@ -344,7 +344,8 @@ class Solver:
                     up = False
                     beta = lo + (hard_lo - lo) // 2
                 else:
-                    whole, tree, hard = True, beta == first_target, None
+                    beta = first_hard
+                    whole, tree, hard = True, first_hard == first_target, None
             elif hi - lo > _DESCEND:
                 beta = lo + (hi - lo + 1) // 2
             elif success_cost >= _ASCEND_MIN and _ASCEND_RATIO * success_cost < failed_cost:
