@@ -13,11 +13,11 @@ One *question* is one contract played in one world from a given discard:
 * garde sans: the taker plays his 18 cards and the dog counts for him;
 * garde contre: the same, with the dog counted for the defence.
 
-A question is first the null-window make/fail probe under ``node_budget`` nodes, then
-an exact solve under a node limit (:meth:`tarot_solver.solver.Solver.solve`): with all of
-``margin_budget`` if the question was decided (the probes bisect the margin), with a
-fifth of it if not (make/fail goes on from the table the first probe filled, and what
-remains squeezes the margin from both sides).  A world the solver cannot decide is never
+A question is first the null-window make/fail probe under ``node_budget`` nodes, then,
+if decided, more null-window probes bracketing the margin under ``margin_budget``
+(:meth:`tarot_solver.solver.Solver.solve` with a node limit); if undecided, two probes
+halfway from its proven ends towards 0, a fifth of ``margin_budget`` each
+(:meth:`tarot_solver.solver.Solver.at_least`).  A world the solver cannot decide is never
 guessed: it counts as failed for the low end and as made for the high end of every
 interval, and the reports say how many there were.
 
@@ -87,21 +87,21 @@ class Outcome:
 def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget: int) -> Outcome:
     """Make/fail under ``node_budget`` nodes, then the margin bracket under ``margin_budget``.
 
-    Both are exact solves under a node limit.  A decided question gets all of
-    ``margin_budget`` for the bisection probes of its margin.  An undecided one
-    gets a fifth of it: its make/fail probe carries on from the table the first
-    one filled, then cheap probes far from the value narrow the bracket
-    (session 44: at 12 and 14 tricks left, fewer questions left undecided and a
-    smaller error than two ``at_least`` probes of a fifth each, for the same
-    nodes; docs/advice.md).
+    A decided question brackets its margin by the bisection probes of an exact
+    solve.  An undecided one spends a fifth of ``margin_budget`` on each of two
+    probes halfway from its proven ends towards 0: far from the value they are
+    cheap, so they narrow a bracket that no exact search would (and may decide
+    the question).
     """
     first = solver.made(state, node_limit=node_budget)
     low, high = first.margin_bounds
     results = [first]
-    if margin_budget > 0:
-        # (at least one node: a node limit of 0 would mean none)
-        limit = margin_budget if first.complete else max(1, margin_budget // 5)
-        results.append(solver.solve(state, node_limit=limit, pv=False))
+    if margin_budget > 0 and first.complete:
+        results.append(solver.solve(state, node_limit=margin_budget, pv=False))
+    elif margin_budget > 0:
+        # (at least one node each: a node limit of 0 would mean none)
+        results += [solver.at_least(state, round(end) / 2, node_limit=max(1, margin_budget // 5))
+                    for end in (low, high)]
     for r in results:
         low, high = max(low, r.margin_bounds[0]), min(high, r.margin_bounds[1])
     # each end of the bracket comes from one search, whose verdict it carries
