@@ -420,6 +420,11 @@ def _summary_row(s: Dict[str, Any]) -> str:
             f"{s['expected_score']:+8.0f}  [{slo:+5.0f}, {shi:+5.0f}]")
 
 
+def _measured(s: Dict[str, Any]) -> bool:
+    """Whether some world decided this option (else its expected score is the 0 of undecided worlds)."""
+    return bool(s["made"] + s["failed"])
+
+
 def _run_lines(r: Dict[str, Any]) -> List[str]:
     lines = [f"{r['worlds']} worlds (seed {r['seed']}"
              + (f"; time budget reached after {r['worlds']} of {r['worlds_requested']}" if r["worlds"] <
@@ -508,7 +513,7 @@ def _render_bid(r: Dict[str, Any]) -> str:
     lines.append("")
     rec = r["recommendation"]
     open_ = [s for s in r["contracts"].values() if s["allowed"]]
-    if rec == "pass" and open_ and not any(s["made"] + s["failed"] for s in open_):
+    if rec == "pass" and open_ and not any(_measured(s) for s in open_):
         lines.append("recommendation: pass (no world decided for any open contract within the node budget:"
                      " not measured)")
     elif rec == "pass":
@@ -578,11 +583,9 @@ def _render_discard(r: Dict[str, Any]) -> str:
     for i, c in enumerate(r["candidates"], 1):
         lines.append(f"{i:4d}  {' '.join(c['discard']):22s}  {_summary_row(c)}"
                      + ("  (simple policy)" if c["policy"] else ""))
-    top = r["candidates"][0]
-    unmeasured = top["made"] + top["failed"] == 0
     lines += ["", "recommendation: discard " + " ".join(r["recommendation"])
-              + (" (no world decided for it within the node budget: its rank is not measured)"
-                 if unmeasured else "")]
+              + ("" if _measured(r["candidates"][0])
+                 else " (no world decided for it within the node budget: its rank is not measured)")]
     return "\n".join(lines)
 
 
