@@ -1,4 +1,4 @@
-"""Monte Carlo bid and discard advice from one seat's hand (PIMC).
+"""Monte Carlo bid, discard and play advice from one seat's view (PIMC).
 
 The seat's unknown cards are dealt many times (:mod:`tarot_solver.sampling`); each
 sampled *world* is solved double-dummy for every option, and the results are averaged.
@@ -11,7 +11,11 @@ One *question* is one contract played in one world from a given discard:
   :func:`tarot_solver.handcount.simple_discard` (bid advice) or with the candidate
   discard (discard advice); both contracts play the same, so one question serves both;
 * garde sans: the taker plays his 18 cards and the dog counts for him;
-* garde contre: the same, with the dog counted for the defence.
+* garde contre: the same, with the dog counted for the defence;
+* play advice: one card (of each class of cards that play alike) played by the
+  player on turn at a record's position, the world's hands being dealt as the
+  player's knowledge allows (the play so far, the dog, the discard's trumps, the
+  poignées).
 
 A question is first the null-window make/fail probe under ``node_budget`` nodes, then,
 if decided, more null-window probes bracketing the margin under ``margin_budget``
@@ -47,12 +51,13 @@ from dataclasses import dataclass
 from typing import Iterator, List, Optional, Sequence, Tuple
 
 from . import rules
-from .cards import TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, mask_of, suit_mask
+from .cards import (EXCUSE_SUIT, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler, mask_of,
+                    suit_mask, suit_of)
 from .errors import RecordError
 from .handcount import contract_for, hand_count, simple_discard
 from .parallel import chunks, map_ordered
-from .records import VARIANT
-from .sampling import Constraints, Sampler, hand_constraints, world_rng
+from .records import VARIANT, DealRecord
+from .sampling import Constraints, Sampler, World, hand_constraints, record_constraints, world_rng
 from .scoring import score
 from .solver import Solver
 from .variant import CONTRACTS, Contract
@@ -190,10 +195,13 @@ def summarize(outcomes: Sequence[Outcome], contract: Contract) -> Summary:
 
 @dataclass(frozen=True)
 class Question:
-    """A contract to play in each world; ``discard`` None means the simple policy's."""
+    """What to solve in each world: a contract played from the opening (``discard``
+    None means the simple policy's), or ``card`` played at the position of the task's
+    record (play advice)."""
 
     contract: Contract
     discard: Optional[Tuple[int, ...]] = None
+    card: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -206,6 +214,7 @@ class _Task:
     questions: Tuple[Question, ...]
     node_budget: int
     margin_budget: int
+    record: Optional[DealRecord] = None  # play advice: the position the cards are played at
 
 
 _SOLVER: List[Solver] = []
@@ -228,13 +237,18 @@ def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
     out = []
     for index in task.worlds:
         world = sampler.sample(world_rng(task.seed, index))
+        now = None if task.record is None else world_position(task.record, task.constraints, world)
         row = []
         for q in task.questions:
-            discard: Optional[Sequence[int]] = None
-            if q.contract.taker_takes_dog:
-                discard = q.discard or simple_discard(world.hands[task.taker] | world.aside)
-            state = rules.opening_state(world.hands, world.aside, task.taker, q.contract, task.leader,
-                                        discard, VARIANT)
+            if now is not None and q.card is not None:
+                state = now.copy()
+                state.play(q.card)
+            else:
+                discard: Optional[Sequence[int]] = None
+                if q.contract.taker_takes_dog:
+                    discard = q.discard or simple_discard(world.hands[task.taker] | world.aside)
+                state = rules.opening_state(world.hands, world.aside, task.taker, q.contract, task.leader,
+                                            discard, VARIANT)
             row.append(ask(solver, state, task.node_budget, task.margin_budget))
         out.append(row)
     return out, time.process_time() - cpu
@@ -257,7 +271,8 @@ class RunInfo:
 
 def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int, leader: int, worlds: int,
          seed: int, jobs: int, time_budget: Optional[float], node_budget: int, margin_budget: int,
-         worlds_per_task: int, progress: Optional[str]) -> Tuple[List[List[Outcome]], RunInfo]:
+         worlds_per_task: int, progress: Optional[str],
+         record: Optional[DealRecord] = None) -> Tuple[List[List[Outcome]], RunInfo]:
     """Solve ``questions`` in worlds 0..worlds-1 (a prefix of them if time runs out)."""
     if worlds < 1:
         raise RecordError(f"the number of worlds must be at least 1, not {worlds}", token=str(worlds))
@@ -265,8 +280,8 @@ def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int,
         raise RecordError("node budgets must be positive", token=str(min(node_budget, margin_budget)))
     Sampler(constraints)  # raises here, before any process starts, if no deal fits
     start = time.monotonic()
-    tasks = [_Task(constraints, seed, tuple(ws), taker, leader, tuple(questions), node_budget, margin_budget)
-             for ws in chunks(range(worlds), worlds_per_task)]
+    tasks = [_Task(constraints, seed, tuple(ws), taker, leader, tuple(questions), node_budget, margin_budget,
+                   record) for ws in chunks(range(worlds), worlds_per_task)]
     rows: List[List[Outcome]] = []
     cpu = 0.0
     results: Iterator[Tuple[List[List[Outcome]], float]] = map_ordered(_run_task, tasks, jobs=jobs,
@@ -494,3 +509,100 @@ def discard_advice(hand: Sequence[int], dog: Sequence[int], contract: Contract, 
     ranked.sort(key=lambda d: (-d.summary.expected_score, -d.summary.p_make))
     return DiscardAdvice(seat=seat, dealer=dealer, hand=tuple(sorted(hand)), dog=tuple(sorted(dog)),
                          contract=contract, candidates=tuple(ranked), run=info)
+
+
+# Play advice -------------------------------------------------------------------------
+
+
+def world_position(record: DealRecord, constraints: Constraints, world: World) -> rules.PlayState:
+    """The record's position in ``world``: the hands as dealt there, then the cards played."""
+    taker, contract, leader = record.play_setup()
+    hands = constraints.dealt_hands(world)
+    if contract.taker_takes_dog:
+        dog, discard = mask_of(record.dog), cards_of(world.aside)
+    else:
+        dog, discard = world.aside, None
+    state = rules.opening_state(hands, dog, taker, contract, leader, discard, VARIANT)
+    for card in record.played or ():
+        state.play(card)
+    return state
+
+
+def equivalent_cards(state: rules.PlayState) -> List[Tuple[int, ...]]:
+    """The legal cards of the player on turn, in classes of cards that play alike.
+
+    Two cards of one suit are alike when they are worth the same and every card
+    between them lies in a completed trick or in this hand: then whoever holds the
+    other cards, swapping the two changes no trick's winner nor any count.  (The
+    cards on the table separate, the oudlers stand alone, and the Excuse is a class
+    of its own.)  Classes are listed lowest card first.
+    """
+    seat = state.to_play
+    gone = state.hands[seat]
+    for t in state.tricks:
+        gone |= mask_of(t.cards)
+    classes: List[List[int]] = []
+    for card in cards_of(state.legal()):
+        last = classes[-1][-1] if classes else None
+        if (last is not None and suit_of(last) == suit_of(card) < EXCUSE_SUIT and not is_oudler(card)
+                and not is_oudler(last) and half_points(last) == half_points(card)
+                and all(gone >> c & 1 for c in range(last + 1, card))):
+            classes[-1].append(card)
+        else:
+            classes.append([card])
+    return [tuple(c) for c in classes]
+
+
+@dataclass(frozen=True)
+class CardChoice:
+    cards: Tuple[int, ...]  # a class of cards that play alike, lowest first
+    summary: Summary  # the taker's outcome after playing one of them
+
+    @property
+    def card(self) -> int:
+        return self.cards[0]
+
+
+@dataclass(frozen=True)
+class PlayAdvice:
+    seat: int  # the player on turn, whose knowledge the worlds respect
+    taker: int
+    contract: Contract
+    trick: Tuple[int, ...]  # cards on the table, from the lead
+    tricks_done: int
+    hand: Tuple[int, ...]
+    taker_camp: bool  # the seat plays for the taker's camp (and wants his score high)
+    choices: Tuple[CardChoice, ...]  # best first for the seat's camp
+    run: RunInfo
+
+    @property
+    def recommendation(self) -> int:
+        return self.choices[0].card
+
+
+def play_advice(record: DealRecord, *, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED, jobs: int = 0,
+                time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
+                margin_budget: Optional[int] = None, progress: Optional[str] = "play") -> PlayAdvice:
+    """Which card the player on turn at the record's position should play, by Monte Carlo.
+
+    The worlds deal the cards that player cannot see, consistently with everything
+    the table has shown him (:func:`~tarot_solver.sampling.record_constraints`); each
+    class of cards that play alike (:func:`equivalent_cards`) is played in every world
+    and the rest of the deal solved double-dummy.  The ranking is by the taker's
+    expected score, highest first for the taker, lowest first for a defender.  Raises
+    :class:`RecordError` if the record cannot be played on or is over.
+    """
+    state = record.position()
+    taker, contract, leader = record.play_setup()
+    seat = state.to_play
+    classes = equivalent_cards(state)
+    rows, info = _run(record_constraints(record, seat), [Question(contract, card=c[0]) for c in classes],
+                      taker=taker, leader=leader, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
+                      node_budget=node_budget, margin_budget=node_budget if margin_budget is None else margin_budget,
+                      worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress, record=record)
+    sign = 1 if state.camps[seat] else -1
+    choices = [CardChoice(c, summarize([r[j] for r in rows], contract)) for j, c in enumerate(classes)]
+    choices.sort(key=lambda ch: (-sign * ch.summary.expected_score, -sign * ch.summary.p_make))
+    return PlayAdvice(seat=seat, taker=taker, contract=contract, trick=tuple(state.trick),
+                      tricks_done=state.tricks_done, hand=tuple(cards_of(state.hands[seat])),
+                      taker_camp=state.camps[seat], choices=tuple(choices), run=info)

@@ -238,9 +238,7 @@ def solve_command(file: str, all_cards: bool, made_only: bool, time_limit: Optio
     if all_cards and made_only:
         raise click.UsageError("--all-cards and --made-only exclude each other")
     record = read_record(file)
-    state = record.state()
-    if state.over:
-        raise RecordError("the game is over: nothing to solve", key="played")
+    state = record.position()
     solver = Solver(table_mb)
     with _watching(solver):
         if made_only:
@@ -585,6 +583,51 @@ def _render_discard(r: Dict[str, Any]) -> str:
                      + ("  (simple policy)" if c["policy"] else ""))
     lines += ["", "recommendation: discard " + " ".join(r["recommendation"])
               + ("" if _measured(r["candidates"][0])
+                 else " (no world decided for it within the node budget: its rank is not measured)")]
+    return "\n".join(lines)
+
+
+@main.command("play")
+@click.argument("file")
+@_with_budget_options
+@json_option
+def play_command(file: str, worlds: int, seed: int, jobs: int, time_budget: Optional[float], node_budget: int,
+                 margin_budget: Optional[int], as_json: bool) -> None:
+    """Monte Carlo advice on the card to play at the position after the record's `played` cards
+    (FILE, '-' for stdin), from what the player on turn can see."""
+    res = _advice.play_advice(read_record(file), worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
+                              node_budget=node_budget, margin_budget=margin_budget)
+    result: Dict[str, Any] = {
+        "seat": res.seat,
+        "taker": res.taker,
+        "contract": res.contract.value,
+        "camp": "taker" if res.taker_camp else "defence",
+        "trick_number": res.tricks_done + 1,
+        "trick": tokens(res.trick),
+        "hand": tokens(res.hand),
+        "choices": [{"cards": tokens(c.cards), **_summary_json(c.summary)} for c in res.choices],
+        "recommendation": card_token(res.recommendation),
+        **_run_json(res.run),
+    }
+    emit(result, as_json, _render_play)
+
+
+def _render_play(r: Dict[str, Any]) -> str:
+    if r["seat"] == r["taker"]:
+        role = f"the taker, {r['contract']}"
+    else:
+        side = "the taker's partner" if r["camp"] == "taker" else "a defender"
+        role = f"{side}, seat {r['taker']}'s {r['contract']}"
+    lines = [f"seat {r['seat']} to play ({role}), trick {r['trick_number']}"
+             + (f", on the table: {' '.join(r['trick'])}" if r["trick"] else ", on lead"),
+             f"hand: {format_hand(r['hand'])}",
+             *_run_lines(r), "",
+             f"{'rank':4s}  {'card':14s}  {_SUMMARY_HEADER}"]
+    for i, c in enumerate(r["choices"], 1):
+        lines.append(f"{i:4d}  {' '.join(c['cards']):14s}  {_summary_row(c)}")
+    best = "highest" if r["camp"] == "taker" else "lowest"
+    lines += ["", f"recommendation: play {r['recommendation']}"
+              + (f" (the {best} expected score for the taker)" if _measured(r["choices"][0])
                  else " (no world decided for it within the node budget: its rank is not measured)")]
     return "\n".join(lines)
 

@@ -318,6 +318,13 @@ class DealRecord:
             state.play(c)
         return state
 
+    def position(self) -> rules.PlayState:
+        """The position after ``played``, a card still to play; raises :class:`RecordError` if the game is over."""
+        state = self.state()
+        if state.over:
+            raise self._located(RecordError("the game is over: no card is left to play", key="played"))
+        return state
+
     def final_state(self) -> rules.PlayState:
         """The position at the end of a complete game; raises :class:`RecordError` otherwise."""
         if not self.is_complete:

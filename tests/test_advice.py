@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -11,13 +12,14 @@ from typing import Any, Callable, List
 import pytest
 from click.testing import CliRunner
 
-from tarot_solver import Solver, advice, read_record, rules
+from tarot_solver import Solver, advice, read_record, rules, sampling
 from tarot_solver.advice import Outcome, ask, margin_score, summarize, wilson
 from tarot_solver.cards import cards_of, mask_of, parse_cards, tokens
 from tarot_solver.cli import main
 from tarot_solver.errors import RecordError
 from tarot_solver.handcount import simple_discard
 from tarot_solver.notation import format_hand, parse_hand
+from tarot_solver.records import DealRecord
 from tarot_solver.variant import CONTRACTS, Contract
 
 from conftest import EXAMPLES
@@ -295,3 +297,119 @@ def test_discard_needs_a_dog_and_a_contract() -> None:
         result = invoke(["discard", EXAMPLE_HAND, *args] + CLI_FAST)
         assert result.exit_code == 2 and result.stdout == ""
         assert "missing option" in result.stderr
+
+
+# Play advice ---------------------------------------------------------------------------------
+
+
+def _prefix(k: int) -> Any:
+    """The example game with its first ``k`` cards played."""
+    game = read_record(EXAMPLES / "game.json")
+    return dataclasses.replace(game, played=game.played[:k])
+
+
+def _random_endgames(seed: int, n: int) -> List[rules.PlayState]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        deck = list(range(78))
+        rng.shuffle(deck)
+        hands = [mask_of(deck[18 * i: 18 * i + 18]) for i in range(4)]
+        state = rules.opening_state(hands, mask_of(deck[72:]), rng.randrange(4), Contract.GARDE_SANS,
+                                    rng.randrange(4))
+        for _ in range(4 * rng.choice((14, 15)) + rng.randrange(4)):
+            state.play(rng.choice(cards_of(state.legal())))
+        out.append(state)
+    return out
+
+
+def test_equivalent_cards_have_equal_values() -> None:
+    solver = Solver(16)
+    merged = 0
+    for state in _random_endgames(45, 300):
+        classes = advice.equivalent_cards(state)
+        assert sorted(c for cls in classes for c in cls) == cards_of(state.legal())
+        if all(len(cls) == 1 for cls in classes):
+            continue
+        values = solver.solve(state, all_cards=True, pv=False).cards
+        assert values is not None
+        for cls in classes:
+            assert len({values[c].margin for c in cls}) == 1, (tokens(cls), [values[c].margin for c in cls])
+            merged += len(cls) - 1
+    assert merged > 50, merged
+
+
+def test_equivalent_cards_are_separated_by_live_cards_values_and_oudlers() -> None:
+    state = _prefix(25).state()  # the taker ruffs 1S with T8-T11, T18, T20, T21 (T12-T17, T19 out)
+    assert [tokens(c) for c in advice.equivalent_cards(state)] == [["T8", "T9", "T10", "T11"], ["T18"], ["T20"],
+                                                                   ["T21"]]
+    state = _prefix(22).state()  # 4C 6C on the table: the defender follows T4, T12, T16 (not alike)
+    assert [tokens(c) for c in advice.equivalent_cards(state)] == [["T4"], ["T12"], ["T16"]]
+
+
+def test_play_advice_averages_the_worlds_the_player_cannot_tell_apart() -> None:
+    record = _prefix(52)  # five tricks left, a defender to lead
+    res = advice.play_advice(record, worlds=6, seed=5, jobs=1, progress=None)
+    state = record.state()
+    assert res.seat == state.to_play and not res.taker_camp and res.run.undecided_worlds == 0
+    assert {c for ch in res.choices for c in ch.cards} == set(cards_of(state.legal()))
+    constraints = sampling.record_constraints(record, res.seat)
+    sampler = sampling.Sampler(constraints)
+    solver = Solver(16)
+    expected = {}
+    for ch in res.choices:
+        margins = []
+        for i in range(6):
+            world = sampler.sample(sampling.world_rng(5, i))
+            assert world.hands[res.seat] == state.hands[res.seat]
+            position = advice.world_position(record, constraints, world)
+            position.play(ch.card)
+            margins.append(solver.solve(position, pv=False).margin)
+        expected[ch.card] = sum(margins) / 6
+        assert ch.summary.expected_margin == pytest.approx(expected[ch.card])
+    # a defender wants the taker's score low: the ranking is by expected score, lowest first
+    scores = [ch.summary.expected_score for ch in res.choices]
+    assert scores == sorted(scores) and res.recommendation == res.choices[0].card
+
+
+def test_play_advice_for_the_taker_ranks_highest_first_and_is_reproducible() -> None:
+    record = _prefix(25)
+    kw = dict(worlds=4, node_budget=50_000, progress=None)
+    one = advice.play_advice(record, jobs=1, seed=2, **kw)
+    two = advice.play_advice(record, jobs=2, seed=2, **kw)
+    assert one.taker_camp and one.seat == one.taker == 1
+    assert one.choices == two.choices and one.run.nodes == two.run.nodes
+    scores = [ch.summary.expected_score for ch in one.choices]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_play_advice_needs_a_card_to_play() -> None:
+    with pytest.raises(RecordError, match="the game is over"):
+        advice.play_advice(read_record(EXAMPLES / "game.json"), **FAST)
+    obj = _prefix(4).to_json()
+    for key in ("taker", "contract", "discard"):
+        del obj[key]
+    with pytest.raises(RecordError, match="without taker and contract"):
+        advice.play_advice(DealRecord.from_json(obj), **FAST)
+
+
+def test_play_cli(write: Callable[[str, str], Path]) -> None:
+    path = write("p25.json", json.dumps(_prefix(25).to_json()))
+    out = invoke(["play", str(path), "--json"] + CLI_FAST)
+    assert out.exit_code == 0, out.output
+    r = json.loads(out.stdout)
+    assert (r["seat"], r["taker"], r["contract"], r["camp"], r["trick_number"]) == (1, 1, "garde", "taker", 7)
+    assert r["trick"] == ["1S"] and r["recommendation"] == r["choices"][0]["cards"][0]
+    assert {"cards", "p_make", "p_make_ci", "expected_score", "expected_margin", "undecided"} <= set(r["choices"][0])
+    text = invoke(["play", str(path)] + CLI_FAST).stdout.splitlines()
+    assert text[0] == "seat 1 to play (the taker, garde), trick 7, on the table: 1S"
+    assert text[-1].startswith(f"recommendation: play {r['recommendation']} (the highest expected score")
+    midgame = invoke(["play", str(EXAMPLES / "midgame.json")] + CLI_FAST).stdout.splitlines()
+    assert midgame[0] == "seat 3 to play (a defender, seat 1's garde), trick 10, on the table: JC T3"
+
+
+def test_play_cli_bad_input(bad_input: Any, write: Callable[[str, str], Path]) -> None:
+    path = write(bad_input.name, bad_input.text)
+    assert_one_line_error(invoke(["play", str(path)] + CLI_FAST), *bad_input.fragments)
+    assert_one_line_error(invoke(["play", str(EXAMPLES / "game.json")] + CLI_FAST), "game.json",
+                          "key 'played'", "the game is over")
