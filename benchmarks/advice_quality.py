@@ -3,6 +3,7 @@
     python benchmarks/advice_quality.py quality [--deals 200] [--worlds 100] [--eval-budget N]
     python benchmarks/advice_quality.py estimator [--positions 60] [--tricks-left 8] [--budgets ...]
     python benchmarks/advice_quality.py timing [--hands 10] [--worlds 100]
+    python benchmarks/advice_quality.py play [--positions 20] [--tricks-left 14,10,6] [--worlds 100]
 
 ``quality``: a fixed, seeded set of random deals; in each, the seat with the best
 classic hand count decides what to bid twice, by the Monte Carlo advice and by the hand
@@ -21,11 +22,18 @@ seeded random legal prefix, at several node budgets.
 
 ``timing``: wall-clock and CPU time of ``bid`` and ``discard`` with 100 worlds on the
 hands of the quality set.  The machine is shared: compare the CPU seconds too.
+
+``play``: the play advice at a few stages of the quality set's deals (each played as a
+garde by its deciding seat, cut by a seeded random legal prefix): its time, and, where
+the real position is solved exactly within ``--exact-budget`` nodes, what the card it
+recommends costs there against double-dummy play, beside the mean cost of a random
+legal card.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 import statistics
@@ -36,11 +44,11 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from tarot_solver import rules
-from tarot_solver.advice import Z95, Outcome, ask, bid_advice, discard_advice, margin_score
+from tarot_solver.advice import Z95, Outcome, ask, bid_advice, discard_advice, margin_score, play_advice
 from tarot_solver.cards import cards_of, mask_of
 from tarot_solver.handcount import best_taker, contract_for, hand_count, simple_discard
 from tarot_solver.parallel import map_ordered
-from tarot_solver.records import VARIANT
+from tarot_solver.records import VARIANT, DealRecord
 from tarot_solver.sampling import Sampler, hand_constraints, world_rng
 from tarot_solver.solver import Solver
 from tarot_solver.variant import Contract
@@ -284,6 +292,66 @@ def timing(args: argparse.Namespace) -> None:
               f" {statistics.median(u):.0f} of {args.worlds} |")
 
 
+# play ------------------------------------------------------------------------------------------
+
+
+def play_position(d: Deal, tricks_left: int, rng: random.Random) -> DealRecord:
+    """The deal played as a garde by its deciding seat (simple discard), cut by a random legal
+    prefix to ``tricks_left`` tricks left and 0-3 cards of the next trick."""
+    hands = [cards_of(h) for h in d.hands]
+    discard = simple_discard(d.hands[d.seat] | d.dog)
+    record = DealRecord(hands=hands, dog=cards_of(d.dog), taker=d.seat, contract=Contract.GARDE,
+                        discard=list(discard), dealer=d.dealer)
+    state = record.opening_state()
+    played: List[int] = []
+    for _ in range(VARIANT.players * (VARIANT.hand_size - tricks_left) + rng.randrange(VARIANT.players)):
+        played.append(rng.choice(cards_of(state.legal())))
+        state.play(played[-1])
+    return dataclasses.replace(record, played=played)
+
+
+def play(args: argparse.Namespace) -> None:
+    """Cost and quality of the play advice at a few stages of the quality set's deals."""
+    solver = Solver(256)
+    rng = random.Random(args.seed)
+    rows = []
+    for left in (int(x) for x in args.tricks_left.split(",")):
+        for d in deals(args.positions, args.seed):
+            record = play_position(d, left, rng)
+            res = play_advice(record, worlds=args.worlds, seed=args.seed + d.index, jobs=args.jobs, progress=None)
+            state = record.state()
+            solver.clear()
+            truth = solver.solve(state, all_cards=True, pv=False, node_limit=args.exact_budget)
+            costs = None
+            if truth.complete and truth.cards is not None:
+                sign = 1 if res.taker_camp else -1
+                best = max(sign * r.margin for r in truth.cards.values())
+                costs = {c: best - sign * r.margin for c, r in truth.cards.items()}
+            rows.append((left, res, costs))
+            print(f"{left} left, deal {d.index}: {res.run.seconds:.1f} s, {len(res.choices)} classes,"
+                  f" {res.run.undecided_worlds} undecided worlds"
+                  + ("" if costs is None else f", advice costs {costs[res.recommendation]:g}"), file=sys.stderr)
+    print(f"## Play advice, {args.worlds} worlds, default budgets, -j {args.jobs or 'all'}\n")
+    print(f"`python benchmarks/advice_quality.py play --positions {args.positions} --tricks-left {args.tricks_left}"
+          f" --worlds {args.worlds} --exact-budget {args.exact_budget} --seed {args.seed}`"
+          f" ({time.strftime('%Y-%m-%d')})\n")
+    print("| tricks left | positions | card classes, median | median wall s | max wall s | median CPU s"
+          " | median undecided worlds | exact | advice's card: mean cost | DD-best | a random card: mean cost |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for left in sorted({r[0] for r in rows}, reverse=True):
+        sel = [r for r in rows if r[0] == left]
+        exact = [(res, costs) for _, res, costs in sel if costs is not None]
+        adv = [costs[res.recommendation] for res, costs in exact]
+        rand = [sum(costs.values()) / len(costs) for _, costs in exact]
+        best = sum(1 for a in adv if a == 0)
+        quality = (f"{len(exact)} | {sum(adv) / len(adv):.2f} | {best}/{len(exact)} | {sum(rand) / len(rand):.2f}"
+                   if exact else "0 | - | - | -")
+        print(f"| {left} | {len(sel)} | {statistics.median(len(r[1].choices) for r in sel):.0f}"
+              f" | {statistics.median(r[1].run.seconds for r in sel):.1f} | {max(r[1].run.seconds for r in sel):.1f}"
+              f" | {statistics.median(r[1].run.cpu_seconds for r in sel):.1f}"
+              f" | {statistics.median(r[1].run.undecided_worlds for r in sel):.0f} of {args.worlds} | {quality} |")
+
+
 def main(argv: Optional[Sequence[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -308,8 +376,15 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     t.add_argument("--worlds", type=int, default=100)
     t.add_argument("--seed", type=int, default=SEED)
     t.add_argument("-j", "--jobs", type=int, default=0)
+    pl = sub.add_parser("play")
+    pl.add_argument("--positions", type=int, default=20)
+    pl.add_argument("--tricks-left", default="14,10,6")
+    pl.add_argument("--worlds", type=int, default=100)
+    pl.add_argument("--exact-budget", type=int, default=20_000_000)
+    pl.add_argument("--seed", type=int, default=SEED)
+    pl.add_argument("-j", "--jobs", type=int, default=0)
     args = parser.parse_args(argv)
-    {"quality": quality, "estimator": estimator, "timing": timing}[args.command](args)
+    {"quality": quality, "estimator": estimator, "timing": timing, "play": play}[args.command](args)
 
 
 if __name__ == "__main__":
