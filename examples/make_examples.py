@@ -10,6 +10,7 @@ built through :class:`tarot_solver.records.DealRecord`, so it is validated.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -192,6 +193,9 @@ def main() -> None:
             history.append(record)
     (HERE / "game.json").write_text(pretty(game), encoding="utf-8")
     (HERE / "deal.json").write_text(pretty(deal), encoding="utf-8")
+    # the game stopped in trick 7, the taker to ruff a spade: a position for `tarot-solve play`
+    stopped = dataclasses.replace(game, id="example-play", played=(game.played or [])[:25])
+    (HERE / "play.json").write_text(pretty(stopped), encoding="utf-8")
     (HERE / "hand.txt").write_text(format_hand(deal.hands[deal.play_setup()[0]]) + "\n", encoding="utf-8")
     (HERE / "history.jsonl").write_text(write_records(history), encoding="utf-8")
 

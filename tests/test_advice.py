@@ -393,8 +393,9 @@ def test_play_advice_needs_a_card_to_play() -> None:
         advice.play_advice(DealRecord.from_json(obj), **FAST)
 
 
-def test_play_cli(write: Callable[[str, str], Path]) -> None:
-    path = write("p25.json", json.dumps(_prefix(25).to_json()))
+def test_play_cli() -> None:
+    path = EXAMPLES / "play.json"
+    assert read_record(path).played == _prefix(25).played
     out = invoke(["play", str(path), "--json"] + CLI_FAST)
     assert out.exit_code == 0, out.output
     r = json.loads(out.stdout)
