@@ -13,7 +13,7 @@ One *question* is one contract played in one world from a given discard:
 * garde sans: the taker plays his 18 cards and the dog counts for him;
 * garde contre: the same, with the dog counted for the defence;
 * play advice: one card (of each class of cards that play alike) played by the
-  player on turn at a record's position, the world's hands being dealt as the
+  player on turn at a position of the play, the world's hands being dealt as the
   player's knowledge allows (the play so far, the dog, the discard's trumps, the
   poignées).
 
@@ -48,16 +48,16 @@ import math
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import rules
-from .cards import (EXCUSE_SUIT, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler, mask_of,
+from .cards import (EXCUSE_SUIT, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler, mask_of,
                     suit_mask, suit_of)
 from .errors import RecordError
 from .handcount import contract_for, hand_count, simple_discard
 from .parallel import chunks, map_ordered
-from .records import VARIANT, DealRecord
-from .sampling import Constraints, Sampler, World, hand_constraints, record_constraints, world_rng
+from .records import VARIANT, DealRecord, play_setup
+from .sampling import Constraints, Sampler, View, World, hand_constraints, world_rng
 from .scoring import score
 from .solver import Solver
 from .variant import CONTRACTS, Contract
@@ -197,7 +197,7 @@ def summarize(outcomes: Sequence[Outcome], contract: Contract) -> Summary:
 class Question:
     """What to solve in each world: a contract played from the opening (``discard``
     None means the simple policy's), or ``card`` played at the position of the task's
-    record (play advice)."""
+    view (play advice)."""
 
     contract: Contract
     discard: Optional[Tuple[int, ...]] = None
@@ -214,7 +214,7 @@ class _Task:
     questions: Tuple[Question, ...]
     node_budget: int
     margin_budget: int
-    record: Optional[DealRecord] = None  # play advice: the position the cards are played at
+    view: Optional[View] = None  # play advice: the position the cards are played at
 
 
 _SOLVER: List[Solver] = []
@@ -237,7 +237,7 @@ def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
     out = []
     for index in task.worlds:
         world = sampler.sample(world_rng(task.seed, index))
-        now = None if task.record is None else world_position(task.record, task.constraints, world)
+        now = None if task.view is None else world_position(task.view, task.constraints, world)
         row = []
         for q in task.questions:
             if now is not None and q.card is not None:
@@ -272,7 +272,7 @@ class RunInfo:
 def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int, leader: int, worlds: int,
          seed: int, jobs: int, time_budget: Optional[float], node_budget: int, margin_budget: int,
          worlds_per_task: int, progress: Optional[str],
-         record: Optional[DealRecord] = None) -> Tuple[List[List[Outcome]], RunInfo]:
+         view: Optional[View] = None) -> Tuple[List[List[Outcome]], RunInfo]:
     """Solve ``questions`` in worlds 0..worlds-1 (a prefix of them if time runs out)."""
     if worlds < 1:
         raise RecordError(f"the number of worlds must be at least 1, not {worlds}", token=str(worlds))
@@ -281,7 +281,7 @@ def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int,
     Sampler(constraints)  # raises here, before any process starts, if no deal fits
     start = time.monotonic()
     tasks = [_Task(constraints, seed, tuple(ws), taker, leader, tuple(questions), node_budget, margin_budget,
-                   record) for ws in chunks(range(worlds), worlds_per_task)]
+                   view) for ws in chunks(range(worlds), worlds_per_task)]
     rows: List[List[Outcome]] = []
     cpu = 0.0
     results: Iterator[Tuple[List[List[Outcome]], float]] = map_ordered(_run_task, tasks, jobs=jobs,
@@ -514,18 +514,69 @@ def discard_advice(hand: Sequence[int], dog: Sequence[int], contract: Contract, 
 # Play advice -------------------------------------------------------------------------
 
 
-def world_position(record: DealRecord, constraints: Constraints, world: World) -> rules.PlayState:
-    """The record's position in ``world``: the hands as dealt there, then the cards played."""
-    taker, contract, leader = record.play_setup()
+def world_position(view: View, constraints: Constraints, world: World) -> rules.PlayState:
+    """The position ``view`` reached, in ``world``: the hands as dealt there, then the cards played."""
+    taker, contract, leader = play_setup(view.taker, view.contract, view.leader)
     hands = constraints.dealt_hands(world)
-    if contract.taker_takes_dog:
-        dog, discard = mask_of(record.dog), cards_of(world.aside)
+    if view.took_dog:
+        dog, discard = view.dog or 0, cards_of(world.aside)
     else:
         dog, discard = world.aside, None
     state = rules.opening_state(hands, dog, taker, contract, leader, discard, VARIANT)
-    for card in record.played or ():
+    for card in view.played:
         state.play(card)
     return state
+
+
+def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: Contract, leader: int,
+            dog: Optional[Sequence[int]] = None, discard: Optional[Sequence[int]] = None,
+            played: Sequence[int] = (), poignees: Sequence[Tuple[int, Sequence[int]]] = ()) -> View:
+    """What ``seat`` knows, checked: its ``hand`` as dealt, the ``dog`` of a prise or garde,
+    the ``discard`` (the taker's six cards; for the others, the trumps shown from it),
+    the cards ``played`` from the first lead and the poignées shown.  Raises
+    :class:`RecordError` naming the key and the card that do not fit."""
+    mask = check_hand(hand)
+    dog_mask = None
+    if dog is None and contract.taker_takes_dog:
+        raise RecordError(f"a {contract.value} shows the dog to all: it is needed", key="dog")
+    if dog is not None:
+        if not contract.taker_takes_dog:
+            raise RecordError(f"the dog of a {contract.value} is not shown", key="dog")
+        dog_mask = mask_of(dog)
+        if len(dog) != VARIANT.dog_size or count(dog_mask) != len(dog):
+            raise RecordError(f"the dog holds {VARIANT.dog_size} distinct cards, got {len(dog)}"
+                              f" ({count(dog_mask)} distinct)", key="dog")
+        if mask & dog_mask:
+            tok = card_token(cards_of(mask & dog_mask)[0])
+            raise RecordError(f"'{tok}' is both in the hand and in the dog", key="dog", token=tok)
+    aside = None
+    if discard is not None:
+        if not contract.taker_takes_dog:
+            raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog", key="discard")
+        aside = mask_of(discard)
+        if seat == taker:
+            rules.check_discard(mask | (dog_mask or 0), discard, VARIANT)
+        else:
+            for c in discard:
+                if suit_of(c) != TRUMPS or (mask | (dog_mask or 0)) >> c & 1:
+                    raise RecordError(f"'{card_token(c)}' cannot be a trump shown from the taker's discard",
+                                      key="discard", token=card_token(c))
+    elif contract.taker_takes_dog:
+        if seat == taker:
+            raise RecordError("the taker knows his discard: it is needed", key="discard")
+        aside = 0  # no trump shown from it
+    shown = []
+    for shower, cards in poignees:
+        try:
+            rules.poignee_level(mask if shower == seat else mask_of(cards), cards, VARIANT)
+        except RecordError as e:
+            raise e.located(key="poignees")
+        shown.append((shower, mask_of(cards)))
+    for i, c in enumerate(played):
+        if c in played[:i]:
+            raise RecordError(f"'{card_token(c)}' is played twice", key=f"played[{i}]", token=card_token(c))
+    return View(seat=seat, hand=mask, taker=taker, contract=contract, leader=leader, dog=dog_mask, aside=aside,
+                played=tuple(played), poignees=tuple(shown))
 
 
 def equivalent_cards(state: rules.PlayState) -> List[Tuple[int, ...]]:
@@ -580,29 +631,42 @@ class PlayAdvice:
         return self.choices[0].card
 
 
-def play_advice(record: DealRecord, *, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED, jobs: int = 0,
-                time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
+def play_advice(position: Union[DealRecord, View], *, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED,
+                jobs: int = 0, time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
                 margin_budget: Optional[int] = None, progress: Optional[str] = "play") -> PlayAdvice:
-    """Which card the player on turn at the record's position should play, by Monte Carlo.
+    """Which card to play, by Monte Carlo, from what the player on turn knows.
 
-    The worlds deal the cards that player cannot see, consistently with everything
-    the table has shown him (:func:`~tarot_solver.sampling.record_constraints`); each
-    class of cards that play alike (:func:`equivalent_cards`) is played in every world
-    and the rest of the deal solved double-dummy.  The ranking is by the taker's
-    expected score, highest first for the taker, lowest first for a defender.  Raises
-    :class:`RecordError` if the record cannot be played on or is over.
+    ``position``: a deal record (the player on turn at its position decides; only
+    what he can see is used), or a :class:`~tarot_solver.sampling.View` of the seat
+    on turn.  The worlds deal the cards that player cannot see, consistently with
+    everything the table has shown him; each class of cards that play alike
+    (:func:`equivalent_cards`) is played in every world and the rest of the deal
+    solved double-dummy.  The ranking is by the taker's expected score, highest
+    first for the taker's camp, lowest first for the defence.  Raises
+    :class:`RecordError` if the position cannot be played on or is over, and
+    :class:`~tarot_solver.sampling.ConstraintError` if no deal fits the view.
     """
-    state = record.position()
-    taker, contract, leader = record.play_setup()
-    seat = state.to_play
+    if isinstance(position, DealRecord):
+        view = View.of_record(position, position.position().to_play)
+    else:
+        view = position
+        check_hand(cards_of(view.hand))
+    constraints = view.constraints()
+    state = world_position(view, constraints, Sampler(constraints).sample(world_rng(seed, 0)))
+    if state.over:
+        raise RecordError("the game is over: no card is left to play", key="played")
+    if state.to_play != view.seat:
+        raise RecordError(f"seat {state.to_play} is on turn after the cards played, not seat {view.seat}",
+                          key="seat", token=str(view.seat))
+    taker, contract, leader = play_setup(view.taker, view.contract, view.leader)
     classes = equivalent_cards(state)
-    rows, info = _run(record_constraints(record, seat), [Question(contract, card=c[0]) for c in classes],
-                      taker=taker, leader=leader, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
+    rows, info = _run(constraints, [Question(contract, card=c[0]) for c in classes], taker=taker,
+                      leader=leader, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
                       node_budget=node_budget, margin_budget=node_budget if margin_budget is None else margin_budget,
-                      worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress, record=record)
-    sign = 1 if state.camps[seat] else -1
+                      worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress, view=view)
+    sign = 1 if state.camps[view.seat] else -1
     choices = [CardChoice(c, summarize([r[j] for r in rows], contract)) for j, c in enumerate(classes)]
     choices.sort(key=lambda ch: (-sign * ch.summary.expected_score, -sign * ch.summary.p_make))
-    return PlayAdvice(seat=seat, taker=taker, contract=contract, trick=tuple(state.trick),
-                      tricks_done=state.tricks_done, hand=tuple(cards_of(state.hands[seat])),
-                      taker_camp=state.camps[seat], choices=tuple(choices), run=info)
+    return PlayAdvice(seat=view.seat, taker=taker, contract=contract, trick=tuple(state.trick),
+                      tricks_done=state.tricks_done, hand=tuple(cards_of(state.hands[view.seat])),
+                      taker_camp=state.camps[view.seat], choices=tuple(choices), run=info)

@@ -350,7 +350,8 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:
 
 def _hand_input(arg: str) -> Tuple[List[int], Optional[DealRecord]]:
     """HAND: a hand typed on the command line, a text file holding one ('-': stdin), or a
-    deal record file.  Returns (the hand, None) or ([], the record)."""
+    deal record file (named .json or .jsonl, or holding JSON).  Returns (the hand, None)
+    or ([], the record)."""
     if arg != "-" and not os.path.isfile(arg):
         try:
             return parse_hand(arg), None
@@ -361,7 +362,7 @@ def _hand_input(arg: str) -> Tuple[List[int], Optional[DealRecord]]:
             raise
     label = "<stdin>" if arg == "-" else arg
     text = sys.stdin.read() if arg == "-" else Path(arg).read_text(encoding="utf-8-sig")
-    if text.lstrip().startswith("{"):
+    if text.lstrip().startswith(("{", "[")) or Path(arg).suffix.lower() in (".json", ".jsonl"):
         if arg == "-":
             raise RecordError("a deal record must be given as a file, not on stdin", file=label)
         return [], read_record(arg)
@@ -587,15 +588,70 @@ def _render_discard(r: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+_VIEW_OPTIONS = ("seat", "taker", "contract_name", "dealer", "leader", "dog", "discard", "played", "poignees")
+
+
+def _cards_option(value: Optional[str], key: str) -> Optional[List[int]]:
+    if value is None:
+        return None
+    try:
+        return parse_cards(value.replace(",", " ").split())
+    except TarotError as e:
+        raise e.located(key=key)
+
+
 @main.command("play")
-@click.argument("file")
+@click.argument("position")
+@click.option("--seat", type=click.IntRange(0, VARIANT.players - 1), help="The seat whose hand POSITION is.")
+@click.option("--taker", type=click.IntRange(0, VARIANT.players - 1), help="The taker's seat.")
+@click.option("--contract", "contract_name", metavar="C", help="The contract: prise, garde, garde_sans, garde_contre.")
+@click.option("--dealer", type=click.IntRange(0, VARIANT.players - 1),
+              help="The dealer (the first lead is from his right).")
+@click.option("--leader", type=click.IntRange(0, VARIANT.players - 1), help="The seat that led the first trick.")
+@click.option("--dog", metavar="CARDS", help="The dog, shown in a prise or garde.")
+@click.option("--discard", metavar="CARDS",
+              help="The taker's six discarded cards (for the taker), or the trumps shown from the discard.")
+@click.option("--played", metavar="CARDS", help="The cards played so far, from the first lead.")
+@click.option("--poignee", "poignees", type=(click.IntRange(0, VARIANT.players - 1), str), multiple=True,
+              metavar="SEAT CARDS", help="A poignée shown: the seat and its cards (repeat for each).")
 @_with_budget_options
 @json_option
-def play_command(file: str, worlds: int, seed: int, jobs: int, time_budget: Optional[float], node_budget: int,
-                 margin_budget: Optional[int], as_json: bool) -> None:
-    """Monte Carlo advice on the card to play at the position after the record's `played` cards
-    (FILE, '-' for stdin), from what the player on turn can see."""
-    res = _advice.play_advice(read_record(file), worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
+def play_command(position: str, seat: Optional[int], taker: Optional[int], contract_name: Optional[str],
+                 dealer: Optional[int], leader: Optional[int], dog: Optional[str], discard: Optional[str],
+                 played: Optional[str], poignees: Tuple[Tuple[int, str], ...], worlds: int, seed: int, jobs: int,
+                 time_budget: Optional[float], node_budget: int, margin_budget: Optional[int],
+                 as_json: bool) -> None:
+    """Monte Carlo advice on the card to play, from what the player on turn can see.
+
+    POSITION is a deal record file ('-' for stdin), whose `played` cards stop where
+    the player on turn is to play; or that player's 18 cards as dealt (typed, or a
+    text file), with --seat, --taker, --contract, --dealer or --leader, the --dog of
+    a prise or garde, --discard, --played and --poignee saying what he has seen.
+    """
+    options = dict(seat=seat, taker=taker, contract_name=contract_name, dealer=dealer, leader=leader, dog=dog,
+                   discard=discard, played=played, poignees=poignees or None)
+    cards, record = ([], read_record(position)) if position == "-" else _hand_input(position)
+    target: Union[DealRecord, _advice.View]
+    if record is not None:
+        given = [f"--{name.split('_')[0]}" for name in _VIEW_OPTIONS if options[name] is not None]
+        if given:
+            raise click.UsageError(f"{', '.join(given)}: the deal record says where the play stands;"
+                                   " these options go with a hand")
+        target = record
+    else:
+        for name in ("seat", "taker", "contract_name"):
+            if options[name] is None:
+                raise click.UsageError(f"missing option '--{name.split('_')[0]}' (with a hand as POSITION)")
+        if dealer is None and leader is None:
+            raise click.UsageError("missing option '--dealer' or '--leader' (with a hand as POSITION)")
+        assert seat is not None and contract_name is not None
+        contract = Contract.parse(contract_name)
+        target = _advice.view_of(seat, cards, taker=taker, contract=contract,
+                                 leader=leader if leader is not None else ((dealer or 0) + 1) % VARIANT.players,
+                                 dog=_cards_option(dog, "--dog"), discard=_cards_option(discard, "--discard"),
+                                 played=_cards_option(played, "--played") or [],
+                                 poignees=[(s, _cards_option(c, "--poignee") or []) for s, c in poignees])
+    res = _advice.play_advice(target, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
                               node_budget=node_budget, margin_budget=margin_budget)
     result: Dict[str, Any] = {
         "seat": res.seat,

@@ -71,6 +71,16 @@ def _json_type(value: Any) -> str:
     return type(value).__name__
 
 
+def play_setup(taker: Optional[int], contract: Optional[Contract],
+               leader: Optional[int]) -> Tuple[int, Contract, int]:
+    """(taker, contract, first leader) when all are known; raises :class:`RecordError` naming those missing."""
+    if taker is None or contract is None or leader is None:
+        missing = [name for name, value in (("taker", taker), ("contract", contract),
+                                            ("leader or dealer", leader)) if value is None]
+        raise RecordError(f"the deal cannot be played without {' and '.join(missing)}")
+    return taker, contract, leader
+
+
 @dataclass
 class DealRecord:
     """One deal, as dealt and as far as it was played; validated on construction.
@@ -295,12 +305,10 @@ class DealRecord:
 
     def play_setup(self) -> Tuple[int, Contract, int]:
         """(taker, contract, first leader): what playing the deal needs; raises if one is missing."""
-        taker, contract, leader = self.taker, self.contract, self.first_leader
-        if taker is None or contract is None or leader is None:
-            missing = [name for name, value in (("taker", taker), ("contract", contract),
-                                                ("leader or dealer", leader)) if value is None]
-            raise self._located(RecordError(f"the deal cannot be played without {' and '.join(missing)}"))
-        return taker, contract, leader
+        try:
+            return play_setup(self.taker, self.contract, self.first_leader)
+        except RecordError as e:
+            raise self._located(e)
 
     def opening_state(self) -> rules.PlayState:
         """The position before the first lead (dog or discard already credited)."""

@@ -48,8 +48,9 @@ from .cards import (
     suit_mask,
     suit_of,
 )
-from .errors import TarotError
+from .errors import RecordError, TarotError
 from .records import VARIANT, DealRecord
+from .variant import Contract
 
 #: index of the location of the six cards set aside (the dog, or the discard once made)
 ASIDE = VARIANT.players
@@ -276,8 +277,8 @@ def hand_constraints(seat: int, hand: int, dog: Optional[int] = None) -> Constra
     return Constraints(sizes=(size,) * n + (VARIANT.dog_size,), known=tuple(known), forbidden=(0,) * (n + 1))
 
 
-def _forbidden_by_play(hand_before: int, trick: Sequence[int], card: int) -> int:
-    """Cards the player cannot have held, having played ``card`` to ``trick``."""
+def _forbidden_by_play(trick: Sequence[int], card: int) -> int:
+    """Cards the player cannot hold, having played ``card`` to ``trick``."""
     suit = rules.led_suit(trick)
     if suit is None or card == EXCUSE:
         return 0
@@ -290,58 +291,133 @@ def _forbidden_by_play(hand_before: int, trick: Sequence[int], card: int) -> int
     top = rules.highest_trump(trick)
     if played_suit == TRUMPS and top > card:
         out |= TRUMPS_MASK & ~((1 << (top + 1)) - 1)
-    return out & ~hand_before
+    return out
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat knows at some point of a deal: the input of play advice.
+
+    ``hand``: the seat's cards as dealt.  ``dog``: the dog when shown (a prise or
+    garde shows it to all), else None.  ``aside``: what the seat knows of the
+    discard once it is made, else None: all six cards for the taker, the trumps
+    shown for the others (0 when none).  ``played``: the cards played from the first
+    lead.  ``poignees``: (seat, cards shown).
+    """
+
+    seat: int
+    hand: int
+    taker: Optional[int] = None
+    contract: Optional[Contract] = None
+    leader: Optional[int] = None
+    dog: Optional[int] = None
+    aside: Optional[int] = None
+    played: Tuple[int, ...] = ()
+    poignees: Tuple[Tuple[int, int], ...] = ()
+
+    @classmethod
+    def of_record(cls, record: DealRecord, seat: int) -> "View":
+        """What ``seat`` knows at the point the record reached."""
+        took_dog = record.taker is not None and record.contract is not None and record.contract.taker_takes_dog
+        aside = None
+        if took_dog and record.discard is not None:
+            discard = mask_of(record.discard)
+            aside = discard if seat == record.taker else discard & TRUMPS_MASK
+        return cls(seat=seat, hand=mask_of(record.hands[seat]), taker=record.taker, contract=record.contract,
+                   leader=record.first_leader, dog=mask_of(record.dog) if took_dog else None, aside=aside,
+                   played=tuple(record.played or ()),
+                   poignees=tuple((shower, mask_of(shown)) for shower, shown in record.poignees or ()))
+
+    @property
+    def took_dog(self) -> bool:
+        return self.taker is not None and self.contract is not None and self.contract.taker_takes_dog
+
+    def constraints(self) -> Constraints:
+        """The :class:`Constraints` of this knowledge.
+
+        A prise or garde shows the dog to all; its discard is known to the taker, and
+        only its trumps (which are shown) to the others, who also know it holds no
+        king and no oudler, and that the taker kept no other discardable card if it
+        holds a trump.  Poignées show trumps (and with the Excuse shown, that no other
+        trump is held).  The cards played are public and reveal voids.  Raises
+        :class:`RecordError` where the seat's own cards contradict the play.
+        """
+        n = VARIANT.players
+        known = [0] * (n + 1)
+        forbidden = [0] * (n + 1)
+        taker, dog, aside = self.taker, self.dog, self.aside
+        hand = self.hand
+        dog_taken = None
+        if self.took_dog and dog is not None:
+            known[ASIDE] = dog  # shown to everyone before the discard is made
+            if aside is not None:
+                assert taker is not None
+                dog_taken = (taker, dog)
+                known[ASIDE] = aside
+                if self.seat == taker:
+                    hand = (hand | dog) & ~aside
+                else:
+                    forbidden[ASIDE] = KINGS_MASK | OUDLERS_MASK | (TRUMPS_MASK & ~aside)
+                    for s in range(n):
+                        if s != taker:
+                            forbidden[s] |= dog
+                    if aside & TRUMPS_MASK:
+                        forbidden[taker] |= rules.discardable(FULL_DECK) & ~TRUMPS_MASK
+        known[self.seat] = hand
+        for shower, shown in self.poignees:
+            known[shower] |= shown
+            if shown >> EXCUSE & 1:
+                forbidden[shower] |= TRUMPS_MASK & ~shown
+        played_by = [0] * n
+        if self.played:
+            if self.leader is None:
+                raise RecordError("the play cannot be followed without the first leader (or the dealer)",
+                                  key="leader")
+            leader = self.leader
+            trick: List[int] = []
+            for i, card in enumerate(self.played):
+                player = (leader + len(trick)) % n
+                clash = self._clash(player, card, hand)
+                if not clash and player != self.seat and forbidden[player] >> card & 1:
+                    clash = "what he showed earlier rules it out (a void, no trump or none above a trump)"
+                if player == self.seat and not rules.legal_plays(hand & ~played_by[player], trick) >> card & 1:
+                    clash = "does not hold it" if not hand >> card & 1 else "may not play it"
+                if clash:
+                    raise RecordError(f"seat {player} plays '{card_token(card)}' in trick {i // n + 1},"
+                                      f" but {clash}", key=f"played[{i}]", token=card_token(card))
+                forbidden[player] |= _forbidden_by_play(trick, card)
+                played_by[player] |= 1 << card
+                trick.append(card)
+                if len(trick) == n:
+                    leader = (leader + rules.trick_winner(trick)) % n
+                    trick = []
+        gone = 0
+        for p in played_by:
+            gone |= p
+        sizes = tuple(VARIANT.hand_size - count(p) for p in played_by) + (VARIANT.dog_size,)
+        return Constraints(sizes=sizes, known=tuple(k & ~gone for k in known), forbidden=tuple(forbidden),
+                           played_by=tuple(played_by), dog_taken=dog_taken)
+
+
+    def _clash(self, player: int, card: int, hand: int) -> Optional[str]:
+        """Why ``player`` (not the seat) cannot play ``card``, from what the seat knows; or None."""
+        if player == self.seat:
+            return None
+        if hand >> card & 1:
+            return f"seat {self.seat} holds it"
+        if self.aside is not None and self.aside >> card & 1:
+            return "it is in the discard"
+        if self.took_dog and self.dog is not None and self.dog >> card & 1 and player != self.taker:
+            return "it is in the dog, which the taker took"
+        if (player == self.taker and self.aside and self.aside & TRUMPS_MASK
+                and rules.discardable(1 << card) & ~TRUMPS_MASK):
+            return "he discarded a trump, so he kept no card he could discard instead"
+        for shower, shown in self.poignees:
+            if shown >> card & 1 and player != shower:
+                return f"seat {shower} showed it in a poignée"
+        return None
 
 
 def record_constraints(record: DealRecord, seat: int) -> Constraints:
-    """What ``seat`` knows at the point the record reached.
-
-    Before the contract: its hand.  A prise or garde shows the dog to all; its discard is
-    known to the taker, and only its trumps (which are shown) to the others, who also
-    know it holds no king and no oudler, and that the taker kept no other discardable
-    card if it holds a trump.  Poignées show trumps (and with the Excuse shown, that no
-    other trump is held).  The cards played are public and reveal voids.
-    """
-    n = VARIANT.players
-    dog = mask_of(record.dog)
-    hands = [mask_of(h) for h in record.hands]
-    known = [0] * (n + 1)
-    forbidden = [0] * (n + 1)
-    taker = record.taker
-    took_dog = taker is not None and record.contract is not None and record.contract.taker_takes_dog
-    dog_taken = None
-    if took_dog:
-        known[ASIDE] = dog  # shown to everyone before the discard is made
-    if took_dog and record.discard is not None:
-        assert taker is not None
-        discard = mask_of(record.discard)
-        hands[taker] = (hands[taker] | dog) & ~discard
-        dog_taken = (taker, dog)
-        if seat == taker:
-            known[ASIDE] = discard
-        else:
-            known[ASIDE] = discard & TRUMPS_MASK
-            forbidden[ASIDE] = KINGS_MASK | OUDLERS_MASK | (TRUMPS_MASK & ~discard)
-            for s in range(n):
-                if s != taker:
-                    forbidden[s] |= dog
-            if discard & TRUMPS_MASK:
-                forbidden[taker] |= rules.discardable(FULL_DECK) & ~TRUMPS_MASK
-    known[seat] = hands[seat]
-    for shower, shown in record.poignees or ():
-        known[shower] |= mask_of(shown)
-        if EXCUSE in shown:
-            forbidden[shower] |= TRUMPS_MASK & ~mask_of(shown)
-    played_by = [0] * n
-    if record.played:
-        state = record.opening_state()
-        for card in record.played:
-            player = state.to_play
-            forbidden[player] |= _forbidden_by_play(state.hands[player], state.trick, card)
-            played_by[player] |= 1 << card
-            state.play(card)
-        hands = list(state.hands)
-    gone = mask_of(record.played or ())
-    return Constraints(sizes=tuple(count(h) for h in hands) + (VARIANT.dog_size,),
-                       known=tuple(k & ~gone for k in known), forbidden=tuple(forbidden),
-                       played_by=tuple(played_by), dog_taken=dog_taken)
+    """What ``seat`` knows at the point the record reached (:meth:`View.constraints`)."""
+    return View.of_record(record, seat).constraints()

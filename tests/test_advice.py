@@ -362,7 +362,7 @@ def test_play_advice_averages_the_worlds_the_player_cannot_tell_apart() -> None:
         for i in range(6):
             world = sampler.sample(sampling.world_rng(5, i))
             assert world.hands[res.seat] == state.hands[res.seat]
-            position = advice.world_position(record, constraints, world)
+            position = advice.world_position(sampling.View.of_record(record, res.seat), constraints, world)
             position.play(ch.card)
             margins.append(solver.solve(position, pv=False).margin)
         expected[ch.card] = sum(margins) / 6
@@ -414,3 +414,59 @@ def test_play_cli_bad_input(bad_input: Any, write: Callable[[str, str], Path]) -
     assert_one_line_error(invoke(["play", str(path)] + CLI_FAST), *bad_input.fragments)
     assert_one_line_error(invoke(["play", str(EXAMPLES / "game.json")] + CLI_FAST), "game.json",
                           "key 'played'", "the game is over")
+
+
+def _typed_view(record: DealRecord, seat: int) -> List[str]:
+    """The options of `tarot-solve play` saying what ``seat`` has seen of ``record``."""
+    args = [" ".join(tokens(record.hands[seat])), "--seat", str(seat), "--taker", str(record.taker),
+            "--contract", record.contract.value, "--dealer", str(record.dealer), "--dog", " ".join(tokens(record.dog)),
+            "--played", " ".join(tokens(record.played))]
+    discard = [c for c in record.discard if seat == record.taker or c >= 56]
+    return args + (["--discard", " ".join(tokens(discard))] if discard else [])
+
+
+@pytest.mark.parametrize("k", [22, 25])
+def test_play_from_a_typed_view_equals_play_from_the_record(k: int, write: Callable[[str, str], Path]) -> None:
+    record = _prefix(k)
+    seat = record.state().to_play
+    from_record = invoke(["play", str(write("p.json", json.dumps(record.to_json()))), "--json"] + CLI_FAST)
+    typed = invoke(["play", *_typed_view(record, seat), "--json"] + CLI_FAST)
+    assert from_record.exit_code == typed.exit_code == 0, typed.output
+    a, b = json.loads(from_record.stdout), json.loads(typed.stdout)
+    for key in ("seconds", "cpu_seconds"):
+        del a[key], b[key]
+    assert a == b and a["seat"] == seat
+
+
+PLAYED_22 = "KD 2D T6 8D KH 2H EX 8H KC 3C 9C 2C 1C 5C 10C T2 KS T7 3S 2S 4C 6C"
+DEFENDER_3 = ["2S 7S CS 1H 3H 4H 4D 5D 7D 9D QD KD 9C 10C T4 T12 T16 EX", "--seat", "3", "--taker", "1",
+              "--contract", "garde", "--dealer", "2"]
+DOG = ["--dog", "9H JC T6 T8 T11 T20"]
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (DOG + ["--played", PLAYED_22[:-3]], ("key 'seat'", "seat 2 is on turn")),
+    (["--played", "KD 2D"], ("key 'dog'", "a garde shows the dog")),
+    (DOG + ["--played", PLAYED_22[:-6] + " 7S"], ("key 'played[20]'", "seat 1 plays '7S'", "seat 3 holds it")),
+    (DOG + ["--played", PLAYED_22[:-3] + " 9H"], ("key 'played[21]'", "in the dog")),
+    (DOG + ["--played", PLAYED_22 + " T5"], ("key 'played[22]'", "seat 3 plays 'T5'", "does not hold it")),
+    (DOG + ["--played", PLAYED_22 + " T4 T13", "--discard", "T3"], ("key 'played[12]'", "discarded a trump")),
+    (DOG + ["--played", PLAYED_22 + " KD"], ("key '--played'", "duplicate card 'KD'")),
+    # seat 0 trumped the clubs of trick 4 with T2 (a void), then leads a club
+    (DOG + ["--played", PLAYED_22 + " T4 T13 8C"], ("key 'played[24]'", "seat 0 plays '8C'", "rules it out")),
+    (DOG + ["--discard", "JS"], ("key 'discard'", "'JS' cannot be a trump shown")),
+    (["--contract", "garde_sans"] + DOG, ("key 'dog'", "not shown")),
+    (["--dog", "9H JC T6 T8 T11 ZZ"], ("key '--dog'", "'ZZ'")),
+    (["--seat", "1"] + DOG, ("key 'discard'", "the taker knows his discard")),
+    (DOG + ["--poignee", "2", "T1 T2 T3"], ("key 'poignees'", "exactly 10, 13, 15")),
+])
+def test_play_view_errors_name_the_key_and_the_card(args: List[str], fragments: Any) -> None:
+    assert_one_line_error(invoke(["play", *DEFENDER_3, *args] + CLI_FAST), *fragments)
+
+
+def test_play_options_go_with_a_hand_not_a_record() -> None:
+    for args in (["--seat", "1"], ["--played", "KD"]):
+        result = invoke(["play", str(EXAMPLES / "play.json"), *args] + CLI_FAST)
+        assert result.exit_code == 2 and result.stdout == "" and "go with a hand" in result.stderr
+    missing = invoke(["play", DEFENDER_3[0], "--seat", "3", "--taker", "1", "--contract", "garde"] + CLI_FAST)
+    assert missing.exit_code == 2 and "missing option '--dealer' or '--leader'" in missing.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import Counter
 from typing import Dict, List, Sequence, Tuple
@@ -21,7 +22,7 @@ from tarot_solver.cards import (
     suit_mask,
     suit_of,
 )
-from tarot_solver.records import DealRecord
+from tarot_solver.records import DealRecord, read_records
 from tarot_solver.sampling import (
     ASIDE,
     ConstraintError,
@@ -33,7 +34,7 @@ from tarot_solver.sampling import (
     world_rng,
 )
 
-from conftest import load_json
+from conftest import EXAMPLES, load_json
 
 LOCATIONS = ASIDE + 1
 
@@ -197,6 +198,19 @@ def test_record_knowledge_holds_for_the_true_deal_and_every_world(played: int) -
         sampler = Sampler(c)
         for i in range(30):
             check_world(c, sampler.sample(world_rng(played, i)))
+
+
+def test_knowledge_holds_for_the_true_deal_over_the_example_history() -> None:
+    checked = 0
+    for record in read_records(EXAMPLES / "history.jsonl"):
+        for played in (0, 13, 30, 51, 71):
+            cut = dataclasses.replace(record, played=(record.played or [])[:played])
+            state = cut.state()
+            truth = World(hands=tuple(state.hands), aside=mask_of(cut.discard or cut.dog))
+            for seat in range(4):
+                check_world(record_constraints(cut, seat), truth)
+                checked += 1
+    assert checked == 400
 
 
 def test_play_reveals_voids_and_missing_trumps() -> None:
