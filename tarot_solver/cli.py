@@ -38,6 +38,7 @@ from .notation import format_hand, parse_hand
 from .parallel import Progress
 from .parallel import map_ordered as _map_ordered
 from .records import VARIANT, DealRecord, iter_records, read_record
+from .sampling import View
 from .rules import PlayState
 from .scoring import SLAM_OUTCOMES, score
 from .solver import DEFAULT_TABLE_MB, MAX_TABLE_MB, Solver
@@ -588,9 +589,6 @@ def _render_discard(r: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-_VIEW_OPTIONS = ("seat", "taker", "contract_name", "dealer", "leader", "dog", "discard", "played", "poignees")
-
-
 def _cards_option(value: Optional[str], key: str) -> Optional[List[int]]:
     if value is None:
         return None
@@ -628,24 +626,27 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
     text file), with --seat, --taker, --contract, --dealer or --leader, the --dog of
     a prise or garde, --discard, --played and --poignee saying what he has seen.
     """
-    options = dict(seat=seat, taker=taker, contract_name=contract_name, dealer=dealer, leader=leader, dog=dog,
-                   discard=discard, played=played, poignees=poignees or None)
+    given = {"--seat": seat, "--taker": taker, "--contract": contract_name, "--dealer": dealer, "--leader": leader,
+             "--dog": dog, "--discard": discard, "--played": played, "--poignee": poignees or None}
     cards, record = ([], read_record(position)) if position == "-" else _hand_input(position)
-    target: Union[DealRecord, _advice.View]
+    target: Union[DealRecord, View]
     if record is not None:
-        given = [f"--{name.split('_')[0]}" for name in _VIEW_OPTIONS if options[name] is not None]
-        if given:
-            raise click.UsageError(f"{', '.join(given)}: the deal record says where the play stands;"
+        named = [flag for flag, value in given.items() if value is not None]
+        if named:
+            raise click.UsageError(f"{', '.join(named)}: the deal record says where the play stands;"
                                    " these options go with a hand")
         target = record
     else:
-        for name in ("seat", "taker", "contract_name"):
-            if options[name] is None:
-                raise click.UsageError(f"missing option '--{name.split('_')[0]}' (with a hand as POSITION)")
+        for flag in ("--seat", "--taker", "--contract"):
+            if given[flag] is None:
+                raise click.UsageError(f"missing option '{flag}' (with a hand as POSITION)")
         if dealer is None and leader is None:
             raise click.UsageError("missing option '--dealer' or '--leader' (with a hand as POSITION)")
         assert seat is not None and contract_name is not None
-        contract = Contract.parse(contract_name)
+        try:
+            contract = Contract.parse(contract_name)
+        except TarotError as e:
+            raise e.located(key="--contract")
         target = _advice.view_of(seat, cards, taker=taker, contract=contract,
                                  leader=leader if leader is not None else ((dealer or 0) + 1) % VARIANT.players,
                                  dog=_cards_option(dog, "--dog"), discard=_cards_option(discard, "--discard"),
