@@ -350,6 +350,19 @@ def check_hand(hand: Sequence[int], what: str = "hand") -> int:
     return mask
 
 
+def check_dog(hand: int, dog: Sequence[int]) -> int:
+    """The card set of the dog, six distinct cards outside ``hand``; raises :class:`RecordError` otherwise."""
+    dog_mask = mask_of(dog)
+    if len(dog) != VARIANT.dog_size or count(dog_mask) != len(dog):
+        raise RecordError(f"the dog holds {VARIANT.dog_size} distinct cards, got {len(dog)}"
+                          f" ({count(dog_mask)} distinct)", key="dog")
+    clash = hand & dog_mask
+    if clash:
+        tok = card_token(cards_of(clash)[0])
+        raise RecordError(f"'{tok}' is both in the hand and in the dog", key="dog", token=tok)
+    return dog_mask
+
+
 def bidding_position(seat: int, dealer: Optional[int], bids: Optional[Sequence[str]]) -> Tuple[int, Tuple[str, ...]]:
     """(dealer, the bids before ``seat`` in canonical form) once checked against each other.
 
@@ -486,14 +499,7 @@ def discard_advice(hand: Sequence[int], dog: Sequence[int], contract: Contract, 
         raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog",
                           token=contract.value)
     mask = check_hand(hand)
-    dog_mask = mask_of(dog)
-    if len(dog) != VARIANT.dog_size or count(dog_mask) != len(dog):
-        raise RecordError(f"the dog holds {VARIANT.dog_size} distinct cards, got {len(dog)}"
-                          f" ({count(dog_mask)} distinct)", key="dog")
-    clash = mask & dog_mask
-    if clash:
-        tok = card_token(cards_of(clash)[0])
-        raise RecordError(f"'{tok}' is both in the hand and in the dog", key="dog", token=tok)
+    dog_mask = check_dog(mask, dog)
     if candidates < 1:
         raise RecordError(f"the number of candidates must be at least 1, not {candidates}", token=str(candidates))
     if dealer is None:
@@ -542,13 +548,7 @@ def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: C
     if dog is not None:
         if not contract.taker_takes_dog:
             raise RecordError(f"the dog of a {contract.value} is not shown", key="dog")
-        dog_mask = mask_of(dog)
-        if len(dog) != VARIANT.dog_size or count(dog_mask) != len(dog):
-            raise RecordError(f"the dog holds {VARIANT.dog_size} distinct cards, got {len(dog)}"
-                              f" ({count(dog_mask)} distinct)", key="dog")
-        if mask & dog_mask:
-            tok = card_token(cards_of(mask & dog_mask)[0])
-            raise RecordError(f"'{tok}' is both in the hand and in the dog", key="dog", token=tok)
+        dog_mask = check_dog(mask, dog)
     aside = None
     if discard is not None:
         if not contract.taker_takes_dog:

@@ -398,7 +398,6 @@ class View:
         return Constraints(sizes=sizes, known=tuple(k & ~gone for k in known), forbidden=tuple(forbidden),
                            played_by=tuple(played_by), dog_taken=dog_taken)
 
-
     def _clash(self, player: int, card: int, hand: int) -> Optional[str]:
         """Why ``player`` (not the seat) cannot play ``card``, from what the seat knows; or None."""
         if player == self.seat:
