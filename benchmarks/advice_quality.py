@@ -147,8 +147,11 @@ def quality(args: argparse.Namespace) -> None:
         print(f"\rdeal {d.index + 1}/{len(chosen)} advice {time.monotonic() - t0:.0f}s", end="", file=sys.stderr)
     print(file=sys.stderr)
     jobs = [(d, args.eval_budget, args.eval_margin_budget) for d in chosen]
-    real = [dict(zip(FAMILIES, o)) for o in map_ordered(_evaluate, jobs, jobs=args.jobs, progress="real deals",
-                                                        total=len(jobs))]
+    real = []
+    for o in map_ordered(_evaluate, jobs, jobs=args.jobs, progress=None):
+        real.append(dict(zip(FAMILIES, o)))
+        print(f"\rreal deal {len(real)}/{len(jobs)} {time.monotonic() - t0:.0f}s", end="", file=sys.stderr)
+    print(file=sys.stderr)
     report_quality(args, chosen, rows, real, time.monotonic() - t0)
 
 
