@@ -51,8 +51,8 @@ from dataclasses import dataclass
 from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import rules
-from .cards import (EXCUSE_SUIT, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler, mask_of,
-                    suit_mask, suit_of)
+from .cards import (EXCUSE_SUIT, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler,
+                    mask_of, suit_mask, suit_of)
 from .errors import RecordError
 from .handcount import contract_for, hand_count, simple_discard
 from .parallel import chunks, map_ordered

@@ -38,8 +38,8 @@ from .notation import format_hand, parse_hand
 from .parallel import Progress
 from .parallel import map_ordered as _map_ordered
 from .records import VARIANT, DealRecord, iter_records, read_record
-from .sampling import View
 from .rules import PlayState
+from .sampling import View
 from .scoring import SLAM_OUTCOMES, score
 from .solver import DEFAULT_TABLE_MB, MAX_TABLE_MB, Solver
 from .variant import FOUR_PLAYERS, Contract
@@ -523,6 +523,17 @@ def _render_bid(r: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _cards_option(value: Optional[str], key: str,
+                  parse: Callable[[str], List[int]] = parse_cards) -> Optional[List[int]]:
+    """The cards of an option's value (None when not given), an error naming the option."""
+    if value is None:
+        return None
+    try:
+        return parse(value)
+    except TarotError as e:
+        raise e.located(key=key)
+
+
 @main.command("discard")
 @click.argument("hand")
 @click.option("--dog", metavar="DOG", help="The six cards of the dog [default: the record's].")
@@ -550,10 +561,7 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
         dealer = record.dealer if dealer is None else dealer
         contract = record.contract if contract is None else contract
     if dog is not None:
-        try:
-            dog_cards = parse_hand(dog)
-        except TarotError as e:
-            raise e.located(key="--dog")
+        dog_cards = _cards_option(dog, "--dog", parse_hand)
     if dog_cards is None:
         raise click.UsageError("missing option '--dog' (the six cards of the dog)")
     if contract is None:
@@ -587,15 +595,6 @@ def _render_discard(r: Dict[str, Any]) -> str:
               + ("" if _measured(r["candidates"][0])
                  else " (no world decided for it within the node budget: its rank is not measured)")]
     return "\n".join(lines)
-
-
-def _cards_option(value: Optional[str], key: str) -> Optional[List[int]]:
-    if value is None:
-        return None
-    try:
-        return parse_cards(value.replace(",", " ").split())
-    except TarotError as e:
-        raise e.located(key=key)
 
 
 @main.command("play")
