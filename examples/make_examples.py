@@ -33,10 +33,9 @@ from tarot_solver.cards import (
 )
 from tarot_solver.notation import format_hand
 from tarot_solver.records import VARIANT, DealRecord, write_records
-from tarot_solver.variant import Contract
+from tarot_solver.variant import THREE_PLAYERS, Contract, Variant
 
 HERE = Path(__file__).resolve().parent
-PLAYERS = VARIANT.players
 #: the least point count for each contract, strongest first
 BID_THRESHOLDS = ((81, Contract.GARDE_CONTRE), (71, Contract.GARDE_SANS), (56, Contract.GARDE),
                   (40, Contract.PRISE))
@@ -60,12 +59,15 @@ def strength(hand: List[int]) -> int:
 
 
 def bidding(hands: List[List[int]], dealer: int) -> Tuple[List[str], Optional[Tuple[Contract, int]]]:
-    """Each seat from the dealer's right bids the contract its count allows, if it beats the last."""
+    """Each seat from the dealer's right bids the contract its count allows, if it beats the last
+    (the count scaled to 18 cards in the three-player game's hands of 24)."""
     bids: List[str] = []
     best: Optional[Tuple[Contract, int]] = None
-    for i in range(PLAYERS):
-        seat = (dealer + 1 + i) % PLAYERS
-        want = next((c for low, c in BID_THRESHOLDS if strength(hands[seat]) >= low), None)
+    players = len(hands)
+    for i in range(players):
+        seat = (dealer + 1 + i) % players
+        count18 = strength(hands[seat]) * 18 // len(hands[seat])
+        want = next((c for low, c in BID_THRESHOLDS if count18 >= low), None)
         if want is not None and (best is None or want.rank > best[0].rank):
             bids.append(want.value)
             best = (want, seat)
@@ -83,10 +85,10 @@ def choose_discard(hand_and_dog: int) -> List[int]:
     return sorted(plain[:6] + cards_of(allowed & TRUMPS_MASK)[:max(0, 6 - len(plain))])
 
 
-def poignee(hand: int) -> Optional[List[int]]:
+def poignee(hand: int, variant: Variant) -> Optional[List[int]]:
     """The largest poignée the hand can show (the Excuse only when every trump is shown)."""
     trumps = cards_of(hand & TRUMPS_MASK)
-    for size in reversed(VARIANT.poignee_sizes):
+    for size in reversed(variant.poignee_sizes):
         if len(trumps) >= size:
             return trumps[:size]
         if len(trumps) == size - 1 and hand >> EXCUSE & 1:
@@ -112,8 +114,8 @@ def greedy_card(state: rules.PlayState) -> int:
         suits = [c for c in plain if not is_trump(c)] or plain
         longest = max(suits, key=lambda c: sum(1 for d in suits if suit_of(d) == suit_of(c)))
         return min((c for c in suits if suit_of(c) == suit_of(longest)), key=_cheap)
-    winner = (state.leader + rules.trick_winner(state.trick)) % PLAYERS
-    if len(state.trick) == PLAYERS - 1 and state.camps[winner] == state.camps[seat]:
+    winner = (state.leader + rules.trick_winner(state.trick)) % state.players
+    if len(state.trick) == state.players - 1 and state.camps[winner] == state.camps[seat]:
         return max(plain, key=lambda c: (half_points(c), not is_trump(c), -rank_of(c)))
     winning = [c for c in plain if rules.trick_winner(state.trick + [c]) == len(state.trick)]
     if winning:
@@ -122,28 +124,31 @@ def greedy_card(state: rules.PlayState) -> int:
 
 
 def make_game(seed: int, ident: str, *, contract: Optional[Contract] = None, play: bool = True,
-              ) -> Optional[DealRecord]:
+              variant: Variant = VARIANT) -> Optional[DealRecord]:
     """The game dealt from ``seed``, or None if it is void, passed out or not ``contract``."""
     rng = random.Random(seed)
     deck = list(range(78))
     rng.shuffle(deck)
-    hands = [sorted(deck[s * 18:(s + 1) * 18]) for s in range(PLAYERS)]
-    dog = sorted(deck[72:])
+    size, players = variant.hand_size, variant.players
+    hands = [sorted(deck[s * size:(s + 1) * size]) for s in range(players)]
+    dog = sorted(deck[players * size:])
     if any(rules.is_petit_sec(mask_of(h)) for h in hands):
         return None
-    dealer = rng.randrange(PLAYERS)
+    dealer = rng.randrange(players)
     bids, best = bidding(hands, dealer)
     if best is None or (contract is not None and best[0] is not contract):
         return None
     won, taker = best
     fields: Dict[str, Any] = dict(id=ident, dealer=dealer, hands=hands, dog=dog, bids=bids,
                                      taker=taker, contract=won)
+    if variant is not VARIANT:
+        fields["players"] = players
     if won.taker_takes_dog:
         fields["discard"] = choose_discard(mask_of(hands[taker]) | mask_of(dog))
     record = DealRecord(**fields)
     if not play:
         return record
-    shown = [(s, p) for s in range(PLAYERS) if (p := poignee(record.playing_hand(s))) is not None]
+    shown = [(s, p) for s in range(players) if (p := poignee(record.playing_hand(s), variant)) is not None]
     state = record.opening_state()
     played = []
     while not state.over:
@@ -198,6 +203,12 @@ def main() -> None:
     (HERE / "play.json").write_text(pretty(stopped), encoding="utf-8")
     (HERE / "hand.txt").write_text(format_hand(deal.hands[deal.play_setup()[0]]) + "\n", encoding="utf-8")
     (HERE / "history.jsonl").write_text(write_records(history), encoding="utf-8")
+    # the three-player game: a whole game, and the same game with ten tricks to play
+    three = first_game(2024, "example-three", contract=Contract.GARDE, variant=THREE_PLAYERS)
+    (HERE / "three.json").write_text(pretty(three), encoding="utf-8")
+    cut = THREE_PLAYERS.players * (THREE_PLAYERS.tricks - 10)
+    three_mid = dataclasses.replace(three, id="example-three-midgame", played=(three.played or [])[:cut])
+    (HERE / "three-midgame.json").write_text(pretty(three_mid), encoding="utf-8")
 
 
 if __name__ == "__main__":

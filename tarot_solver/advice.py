@@ -25,8 +25,8 @@ halfway from its proven ends towards 0, a fifth of ``margin_budget`` each
 guessed: it counts as failed for the low end and as made for the high end of every
 interval, and the reports say how many there were.
 
-The expected score (the taker's 3U, FFT scale, petit au bout, poignées and slams
-left out) is estimated per world from the margin bracket [lo, hi] proven by the
+The expected score (the taker's 3U, 2U at three players, FFT scale, petit au bout,
+poignées and slams left out) is estimated per world from the margin bracket [lo, hi] proven by the
 probes: the score at each end (a margin of ``m`` points scores ``±(25 + |m|)`` times the
 multiplier, rounded as the FFT rounds), and the midpoint of the two as the estimate; an
 undecided world is estimated at 0 (made or failed by a hair, at even odds).  The 95 %
@@ -56,11 +56,11 @@ from .cards import (EXCUSE_SUIT, TRUMPS, TRUMPS_MASK, card_token, cards_of, coun
 from .errors import RecordError
 from .handcount import contract_for, hand_count, simple_discard
 from .parallel import chunks, map_ordered
-from .records import VARIANT, DealRecord, play_setup
+from .records import VARIANT, DealRecord, check_seat, play_setup
 from .sampling import Constraints, Sampler, View, World, hand_constraints, world_rng
 from .scoring import score
 from .solver import Solver
-from .variant import CONTRACTS, Contract
+from .variant import CONTRACTS, VARIANTS, Contract, Variant, variant_for
 
 DEFAULT_WORLDS = 100
 DEFAULT_SEED = 0
@@ -114,11 +114,11 @@ def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget:
     return Outcome(made=made, low=low, high=high, nodes=sum(r.nodes for r in results))
 
 
-def margin_score(contract: Contract, margin: float) -> int:
-    """The taker's score (3U) for a margin in points, without bonuses (FFT rounding)."""
+def margin_score(contract: Contract, margin: float, variant: Variant = VARIANT) -> int:
+    """The taker's score (3U; 2U at three players) for a margin in points, without bonuses (FFT rounding)."""
     oudlers = 3 if margin >= 0 else 0  # any count works; these keep the half-points in range
-    taker_hp = VARIANT.target_half_points(oudlers) + int(round(2 * margin))
-    return score(contract, taker_hp, oudlers, variant=VARIANT).taker
+    taker_hp = variant.target_half_points(oudlers) + int(round(2 * margin))
+    return score(contract, taker_hp, oudlers, variant=variant).taker
 
 
 # Statistics --------------------------------------------------------------------------
@@ -161,7 +161,7 @@ class Summary:
         return self.made + self.failed + self.undecided
 
 
-def summarize(outcomes: Sequence[Outcome], contract: Contract) -> Summary:
+def summarize(outcomes: Sequence[Outcome], contract: Contract, variant: Variant = VARIANT) -> Summary:
     """Statistics of one option from its outcomes in every world.
 
     A decided world counts at the midpoint of its proven bracket (of margins, and of
@@ -172,8 +172,8 @@ def summarize(outcomes: Sequence[Outcome], contract: Contract) -> Summary:
     n = len(outcomes)
     made = sum(1 for o in outcomes if o.made is True)
     undecided = sum(1 for o in outcomes if o.made is None)
-    low_scores = [margin_score(contract, o.low) for o in outcomes]
-    high_scores = [margin_score(contract, o.high) for o in outcomes]
+    low_scores = [margin_score(contract, o.low, variant) for o in outcomes]
+    high_scores = [margin_score(contract, o.high, variant) for o in outcomes]
     decided = [o.made is not None for o in outcomes]
     low_mean, low_se = _mean_se(low_scores)
     high_mean, high_se = _mean_se(high_scores)
@@ -234,6 +234,7 @@ def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
     solver = _solver()
     solver.clear()
     sampler = Sampler(task.constraints)
+    variant = task.constraints.variant
     out = []
     for index in task.worlds:
         world = sampler.sample(world_rng(task.seed, index))
@@ -246,9 +247,9 @@ def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
             else:
                 discard: Optional[Sequence[int]] = None
                 if q.contract.taker_takes_dog:
-                    discard = q.discard or simple_discard(world.hands[task.taker] | world.aside)
+                    discard = q.discard or simple_discard(world.hands[task.taker] | world.aside, variant)
                 state = rules.opening_state(world.hands, world.aside, task.taker, q.contract, task.leader,
-                                            discard, VARIANT)
+                                            discard, variant)
             row.append(ask(solver, state, task.node_budget, task.margin_budget))
         out.append(row)
     return out, time.process_time() - cpu
@@ -326,7 +327,7 @@ class BidAdvice:
     dealer: int
     hand: Tuple[int, ...]
     bids: Tuple[str, ...]  # the bids made before this seat, in bidding order
-    hand_count: int
+    hand_count: Optional[int]  # None at three players: the count is for hands of 18
     hand_count_contract: Optional[Contract]  # what the classic count bids (None: pass)
     contracts: Tuple[ContractAdvice, ...]
     recommendation: Optional[Contract]  # None: pass
@@ -336,10 +337,13 @@ class BidAdvice:
         return next(a for a in self.contracts if a.contract is contract)
 
 
-def check_hand(hand: Sequence[int], what: str = "hand") -> int:
-    """The card set of an 18-card hand; raises :class:`RecordError` otherwise."""
-    if len(hand) != VARIANT.hand_size:
-        raise RecordError(f"a {what} holds {VARIANT.hand_size} cards, got {len(hand)}")
+def check_hand(hand: Sequence[int], what: str = "hand", variant: Variant = VARIANT) -> int:
+    """The card set of a hand as dealt (18 cards; 24 at three players); raises :class:`RecordError` otherwise."""
+    if len(hand) != variant.hand_size:
+        at = "" if variant is VARIANT else f" at {variant.players} players"
+        other = [v for v in VARIANTS.values() if v.hand_size == len(hand)]
+        hint = f" (hands of {len(hand)} are the {other[0].players}-player game's)" if other else ""
+        raise RecordError(f"a {what} holds {variant.hand_size} cards{at}, got {len(hand)}{hint}")
     mask = mask_of(hand)
     if count(mask) != len(hand):
         dup = next(c for i, c in enumerate(hand) if c in hand[:i])
@@ -350,11 +354,11 @@ def check_hand(hand: Sequence[int], what: str = "hand") -> int:
     return mask
 
 
-def check_dog(hand: int, dog: Sequence[int]) -> int:
+def check_dog(hand: int, dog: Sequence[int], variant: Variant = VARIANT) -> int:
     """The card set of the dog, six distinct cards outside ``hand``; raises :class:`RecordError` otherwise."""
     dog_mask = mask_of(dog)
-    if len(dog) != VARIANT.dog_size or count(dog_mask) != len(dog):
-        raise RecordError(f"the dog holds {VARIANT.dog_size} distinct cards, got {len(dog)}"
+    if len(dog) != variant.dog_size or count(dog_mask) != len(dog):
+        raise RecordError(f"the dog holds {variant.dog_size} distinct cards, got {len(dog)}"
                           f" ({count(dog_mask)} distinct)", key="dog")
     clash = hand & dog_mask
     if clash:
@@ -363,14 +367,17 @@ def check_dog(hand: int, dog: Sequence[int]) -> int:
     return dog_mask
 
 
-def bidding_position(seat: int, dealer: Optional[int], bids: Optional[Sequence[str]]) -> Tuple[int, Tuple[str, ...]]:
+def bidding_position(seat: int, dealer: Optional[int], bids: Optional[Sequence[str]],
+                     players: int = VARIANT.players) -> Tuple[int, Tuple[str, ...]]:
     """(dealer, the bids before ``seat`` in canonical form) once checked against each other.
 
     ``bids`` are the bids made before ``seat`` spoke, from the dealer's right; None
     means everyone before passed.  Without a dealer, the dealer is the seat that makes
     the count right (with no bids: ``seat`` speaks first).
     """
-    n = VARIANT.players
+    n = players
+    if dealer is not None:
+        check_seat(dealer, "dealer", players)
     if bids is None:
         bids = ["pass"] * ((seat - dealer - 1) % n if dealer is not None else 0)
     names = tuple("pass" if str(b).strip().lower() == "pass" else Contract.parse(b).value for b in bids)
@@ -388,18 +395,24 @@ def bid_advice(hand: Sequence[int], *, seat: int = 0, dealer: Optional[int] = No
                bids: Optional[Sequence[str]] = None,
                worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED, jobs: int = 0,
                time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
-               margin_budget: Optional[int] = None, progress: Optional[str] = "bid") -> BidAdvice:
+               margin_budget: Optional[int] = None, progress: Optional[str] = "bid",
+               players: int = VARIANT.players) -> BidAdvice:
     """Which contract ``seat`` should bid with ``hand`` (cards), by Monte Carlo.
 
-    ``margin_budget`` defaults to ``node_budget``.  Raises :class:`RecordError` on bad
-    input and :class:`~tarot_solver.sampling.ConstraintError` if no deal fits.
+    ``margin_budget`` defaults to ``node_budget``.  ``players``: 4, or 3 (hands of 24;
+    the classic count, made for hands of 18, is then not given).  Raises
+    :class:`RecordError` on bad input and :class:`~tarot_solver.sampling.ConstraintError`
+    if no deal fits.
     """
-    mask = check_hand(hand)
-    dealer, names = bidding_position(seat, dealer, bids)
-    prior = rules.bidding_result(names, VARIANT.players)
+    variant = variant_for(players)
+    check_seat(seat, "seat", players)
+    mask = check_hand(hand, variant=variant)
+    dealer, names = bidding_position(seat, dealer, bids, players)
+    prior = rules.bidding_result(names, players)
     floor = prior[1].rank if prior else 0
     questions = (Question(DOG_QUESTION), Question(Contract.GARDE_SANS), Question(Contract.GARDE_CONTRE))
-    rows, info = _run(hand_constraints(seat, mask), questions, taker=seat, leader=(dealer + 1) % VARIANT.players,
+    rows, info = _run(hand_constraints(seat, mask, variant=variant), questions, taker=seat,
+                      leader=(dealer + 1) % players,
                       worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
                       margin_budget=node_budget if margin_budget is None else margin_budget,
                       worlds_per_task=BID_WORLDS_PER_TASK, progress=progress)
@@ -407,16 +420,17 @@ def bid_advice(hand: Sequence[int], *, seat: int = 0, dealer: Optional[int] = No
     advice = []
     for contract in CONTRACTS:
         j = column[DOG_QUESTION if contract.taker_takes_dog else contract]
-        advice.append(ContractAdvice(contract, contract.rank > floor, summarize([r[j] for r in rows], contract)))
+        advice.append(ContractAdvice(contract, contract.rank > floor,
+                                     summarize([r[j] for r in rows], contract, variant)))
     best = max((a for a in advice if a.allowed), key=lambda a: a.summary.expected_score, default=None)
-    count_points = hand_count(mask)
+    count_points = hand_count(mask) if variant is VARIANT else None
     return BidAdvice(
         seat=seat,
         dealer=dealer,
         hand=tuple(sorted(hand)),
         bids=names,
         hand_count=count_points,
-        hand_count_contract=contract_for(count_points),
+        hand_count_contract=None if count_points is None else contract_for(count_points),
         contracts=tuple(advice),
         recommendation=best.contract if best is not None and best.summary.expected_score > 0 else None,
         run=info,
@@ -426,8 +440,9 @@ def bid_advice(hand: Sequence[int], *, seat: int = 0, dealer: Optional[int] = No
 # Discard advice ----------------------------------------------------------------------
 
 
-def discard_candidates(hand_and_dog: int, limit: int = DEFAULT_CANDIDATES) -> List[Tuple[int, ...]]:
-    """A few sensible legal discards from the taker's 24 cards, the simple policy's first.
+def discard_candidates(hand_and_dog: int, limit: int = DEFAULT_CANDIDATES,
+                       variant: Variant = VARIANT) -> List[Tuple[int, ...]]:
+    """A few sensible legal discards from the taker's cards and the dog, the simple policy's first.
 
     When the rules leave no choice of plain cards (six or fewer may be discarded, so
     the lowest trumps make up the rest), the policy's discard is the only candidate.
@@ -437,8 +452,8 @@ def discard_candidates(hand_and_dog: int, limit: int = DEFAULT_CANDIDATES) -> Li
     *shortening* (the lowest cards of the shortest suits, keeping honours).  Duplicates
     are dropped and the first ``limit`` kept.
     """
-    size = VARIANT.dog_size
-    out = [tuple(simple_discard(hand_and_dog, VARIANT))]
+    size = variant.dog_size
+    out = [tuple(simple_discard(hand_and_dog, variant))]
     plain = rules.discardable(hand_and_dog) & ~TRUMPS_MASK
     if count(plain) <= size:
         return out
@@ -457,7 +472,7 @@ def discard_candidates(hand_and_dog: int, limit: int = DEFAULT_CANDIDATES) -> Li
             for key in fills:
                 cand = tuple(sorted(base + sorted(rest, key=key)[:size - len(base)]))
                 if cand not in out:
-                    rules.check_discard(hand_and_dog, cand, VARIANT)
+                    rules.check_discard(hand_and_dog, cand, variant)
                     out.append(cand)
     return out[:limit]
 
@@ -488,30 +503,34 @@ def discard_advice(hand: Sequence[int], dog: Sequence[int], contract: Contract, 
                    dealer: Optional[int] = None, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED,
                    jobs: int = 0, time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
                    margin_budget: Optional[int] = None, candidates: int = DEFAULT_CANDIDATES,
-                   progress: Optional[str] = "discard") -> DiscardAdvice:
+                   progress: Optional[str] = "discard", players: int = VARIANT.players) -> DiscardAdvice:
     """Which six cards the taker at ``seat`` should put aside, by Monte Carlo.
 
     Every candidate of :func:`discard_candidates` is played in the same worlds; the
     ranking is by expected score.  ``dealer`` defaults to the seat before the taker (the
-    taker leads).  Raises :class:`RecordError` on bad input.
+    taker leads).  ``players``: 4, or 3.  Raises :class:`RecordError` on bad input.
     """
+    variant = variant_for(players)
+    check_seat(seat, "seat", players)
     if not contract.taker_takes_dog:
         raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog",
                           token=contract.value)
-    mask = check_hand(hand)
-    dog_mask = check_dog(mask, dog)
+    mask = check_hand(hand, variant=variant)
+    dog_mask = check_dog(mask, dog, variant)
     if candidates < 1:
         raise RecordError(f"the number of candidates must be at least 1, not {candidates}", token=str(candidates))
     if dealer is None:
-        dealer = (seat - 1) % VARIANT.players
-    cands = discard_candidates(mask | dog_mask, candidates)
+        dealer = (seat - 1) % players
+    check_seat(dealer, "dealer", players)
+    cands = discard_candidates(mask | dog_mask, candidates, variant)
     questions = [Question(contract, c) for c in cands]
-    rows, info = _run(hand_constraints(seat, mask, dog_mask), questions, taker=seat,
-                      leader=(dealer + 1) % VARIANT.players, worlds=worlds, seed=seed, jobs=jobs,
+    rows, info = _run(hand_constraints(seat, mask, dog_mask, variant), questions, taker=seat,
+                      leader=(dealer + 1) % players, worlds=worlds, seed=seed, jobs=jobs,
                       time_budget=time_budget, node_budget=node_budget,
                       margin_budget=node_budget if margin_budget is None else margin_budget,
                       worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress)
-    ranked = [DiscardCandidate(c, summarize([r[j] for r in rows], contract), j == 0) for j, c in enumerate(cands)]
+    ranked = [DiscardCandidate(c, summarize([r[j] for r in rows], contract, variant), j == 0)
+              for j, c in enumerate(cands)]
     ranked.sort(key=lambda d: (-d.summary.expected_score, -d.summary.p_make))
     return DiscardAdvice(seat=seat, dealer=dealer, hand=tuple(sorted(hand)), dog=tuple(sorted(dog)),
                          contract=contract, candidates=tuple(ranked), run=info)
@@ -528,7 +547,7 @@ def world_position(view: View, constraints: Constraints, world: World) -> rules.
         dog, discard = view.dog or 0, cards_of(world.aside)
     else:
         dog, discard = world.aside, None
-    state = rules.opening_state(hands, dog, taker, contract, leader, discard, VARIANT)
+    state = rules.opening_state(hands, dog, taker, contract, leader, discard, constraints.variant)
     for card in view.played:
         state.play(card)
     return state
@@ -536,26 +555,33 @@ def world_position(view: View, constraints: Constraints, world: World) -> rules.
 
 def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: Contract, leader: int,
             dog: Optional[Sequence[int]] = None, discard: Optional[Sequence[int]] = None,
-            played: Sequence[int] = (), poignees: Sequence[Tuple[int, Sequence[int]]] = ()) -> View:
+            played: Sequence[int] = (), poignees: Sequence[Tuple[int, Sequence[int]]] = (),
+            players: int = VARIANT.players) -> View:
     """What ``seat`` knows, checked: its ``hand`` as dealt, the ``dog`` of a prise or garde,
     the ``discard`` (the taker's six cards; for the others, the trumps shown from it),
-    the cards ``played`` from the first lead and the poignées shown.  Raises
-    :class:`RecordError` naming the key and the card that do not fit."""
-    mask = check_hand(hand)
+    the cards ``played`` from the first lead and the poignées shown, at a table of
+    ``players``.  Raises :class:`RecordError` naming the key and the card that do not fit."""
+    variant = variant_for(players)
+    for key, value in (("seat", seat), ("taker", taker), ("leader", leader)):
+        if value is not None:
+            check_seat(value, key, players)
+    for i, (shower, _) in enumerate(poignees):
+        check_seat(shower, f"poignees[{i}]", players)
+    mask = check_hand(hand, variant=variant)
     dog_mask = None
     if dog is None and contract.taker_takes_dog:
         raise RecordError(f"a {contract.value} shows the dog to all: it is needed", key="dog")
     if dog is not None:
         if not contract.taker_takes_dog:
             raise RecordError(f"the dog of a {contract.value} is not shown", key="dog")
-        dog_mask = check_dog(mask, dog)
+        dog_mask = check_dog(mask, dog, variant)
     aside = None
     if discard is not None:
         if not contract.taker_takes_dog:
             raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog", key="discard")
         aside = mask_of(discard)
         if seat == taker:
-            rules.check_discard(mask | (dog_mask or 0), discard, VARIANT)
+            rules.check_discard(mask | (dog_mask or 0), discard, variant)
         else:
             for c in discard:
                 if suit_of(c) != TRUMPS or (mask | (dog_mask or 0)) >> c & 1:
@@ -568,7 +594,7 @@ def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: C
     shown = []
     for shower, cards in poignees:
         try:
-            rules.poignee_level(mask if shower == seat else mask_of(cards), cards, VARIANT)
+            rules.poignee_level(mask if shower == seat else mask_of(cards), cards, variant)
         except RecordError as e:
             raise e.located(key="poignees")
         shown.append((shower, mask_of(cards)))
@@ -576,7 +602,7 @@ def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: C
         if c in played[:i]:
             raise RecordError(f"'{card_token(c)}' is played twice", key=f"played[{i}]", token=card_token(c))
     return View(seat=seat, hand=mask, taker=taker, contract=contract, leader=leader, dog=dog_mask, aside=aside,
-                played=tuple(played), poignees=tuple(shown))
+                played=tuple(played), poignees=tuple(shown), players=players)
 
 
 def equivalent_cards(state: rules.PlayState) -> List[Tuple[int, ...]]:
@@ -650,7 +676,7 @@ def play_advice(position: Union[DealRecord, View], *, worlds: int = DEFAULT_WORL
         view = View.of_record(position, position.position().to_play)
     else:
         view = position
-        check_hand(cards_of(view.hand))
+        check_hand(cards_of(view.hand), variant=variant_for(view.players))
     constraints = view.constraints()
     state = world_position(view, constraints, Sampler(constraints).sample(world_rng(seed, 0)))
     if state.over:
@@ -665,7 +691,8 @@ def play_advice(position: Union[DealRecord, View], *, worlds: int = DEFAULT_WORL
                       node_budget=node_budget, margin_budget=node_budget if margin_budget is None else margin_budget,
                       worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress, view=view)
     sign = 1 if state.camps[view.seat] else -1
-    choices = [CardChoice(c, summarize([r[j] for r in rows], contract)) for j, c in enumerate(classes)]
+    choices = [CardChoice(c, summarize([r[j] for r in rows], contract, constraints.variant))
+               for j, c in enumerate(classes)]
     choices.sort(key=lambda ch: (-sign * ch.summary.expected_score, -sign * ch.summary.p_make))
     return PlayAdvice(seat=view.seat, taker=taker, contract=contract, trick=tuple(state.trick),
                       tricks_done=state.tricks_done, hand=tuple(cards_of(state.hands[view.seat])),

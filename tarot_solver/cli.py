@@ -37,12 +37,12 @@ from .errors import RecordError, TarotError
 from .notation import format_hand, parse_hand
 from .parallel import Progress
 from .parallel import map_ordered as _map_ordered
-from .records import VARIANT, DealRecord, iter_records, read_record
+from .records import VARIANT, DealRecord, check_seat, iter_records, read_record
 from .rules import PlayState
 from .sampling import View
 from .scoring import SLAM_OUTCOMES, score
 from .solver import DEFAULT_TABLE_MB, MAX_TABLE_MB, Solver
-from .variant import FOUR_PLAYERS, Contract
+from .variant import VARIANTS, Contract, variant_for
 
 PROG = "tarot-solve"
 POIGNEE_NAMES = ("simple", "double", "triple")
@@ -92,7 +92,7 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print one JS
 @click.group(cls=TarotGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name=PROG)
 def main() -> None:
-    """Double-dummy solver and hand analyzer for French Tarot (FFT rules, 4 players)."""
+    """Double-dummy solver and hand analyzer for French Tarot (FFT rules, 4 or 3 players)."""
 
 
 # Formatting helpers ---------------------------------------------------------------
@@ -131,10 +131,13 @@ def _bonus_line(petit_au_bout: Optional[str], poignees: List[str], slam: Optiona
 @click.option("--poignee", "poignees", type=click.Choice(POIGNEE_NAMES), multiple=True,
               help="A poignée declared (repeat for each one).")
 @click.option("--slam", type=click.Choice(SLAM_OUTCOMES), help="Slam outcome.")
+@click.option("--players", type=int, default=4, show_default=True,
+              help="Players at the table: 4, or 3 (the taker scores 2U).")
 @json_option
 def score_command(contract_name: str, card_points: float, oudlers: int, petit_au_bout: Optional[str],
-                  poignees: Tuple[str, ...], slam: Optional[str], as_json: bool) -> None:
+                  poignees: Tuple[str, ...], slam: Optional[str], players: int, as_json: bool) -> None:
     """Score one deal from the taker's card points and oudlers (FFT scale)."""
+    variant = variant_for(players)
     contract = Contract.parse(contract_name)
     half = card_points * 2
     if not half.is_integer() or not 0 <= half <= TOTAL_HALF_POINTS:
@@ -142,12 +145,13 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
                           token=f"{card_points:g}")
     res = score(contract, int(half), oudlers,
                 petit_au_bout=None if petit_au_bout is None else petit_au_bout == "attack",
-                poignees=[POIGNEE_NAMES.index(p) for p in poignees], slam=slam)
+                poignees=[POIGNEE_NAMES.index(p) for p in poignees], slam=slam, variant=variant)
     result = {
+        "players": players,
         "contract": contract.value,
         "points": points(int(half)),
         "oudlers": oudlers,
-        "target": points(FOUR_PLAYERS.target_half_points(oudlers)),
+        "target": points(variant.target_half_points(oudlers)),
         "petit_au_bout": petit_au_bout,
         "poignees": list(poignees),
         "slam": slam,
@@ -166,7 +170,8 @@ def _render_score(r: Dict[str, Any]) -> str:
         f" {_result_line(r['made'], r['margin'])}",
         _bonus_line(r["petit_au_bout"], [f"{p} poignée" for p in r["poignees"]],
                     r["slam"] and f"slam ({r['slam']})"),
-        f"unit {r['unit']}: taker {_signed(r['taker'])}, each defender {_signed(r['defender'])}",
+        f"unit {r['unit']}: taker {_signed(r['taker'])}, each defender {_signed(r['defender'])}"
+        + (f" ({r['players']} players)" if r["players"] != 4 else ""),
     ])
 
 
@@ -358,7 +363,7 @@ def _hand_input(arg: str) -> Tuple[List[int], Optional[DealRecord]]:
             return parse_hand(arg), None
         except TarotError:
             if not any(sep in arg for sep in " ,:\t"):
-                raise RecordError(f"'{arg}' is neither a file nor a hand of {VARIANT.hand_size} cards",
+                raise RecordError(f"'{arg}' is neither a file nor a hand of cards",
                                   token=arg) from None
             raise
     label = "<stdin>" if arg == "-" else arg
@@ -371,6 +376,20 @@ def _hand_input(arg: str) -> Tuple[List[int], Optional[DealRecord]]:
         return parse_hand(text), None
     except TarotError as e:
         raise e.located(file=label)
+
+
+players_option = click.option(
+    "--players", type=int, help="Players at the table: 4, or 3 (hands of 24) [default: the record's, else 4].")
+
+
+def _players(record: Optional[DealRecord], players: Optional[int]) -> int:
+    """The table's size: ``--players`` (checked), else the record's, else four."""
+    if players is not None:
+        variant_for(players)
+        if record is not None and record.variant.players != players:
+            raise click.UsageError(f"--players {players}: the deal record is a {record.variant.players}-player deal")
+        return players
+    return record.variant.players if record is not None else VARIANT.players
 
 
 def _record_seat(record: DealRecord, seat: Optional[int]) -> int:
@@ -470,30 +489,35 @@ def _with_budget_options(f: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--bids", metavar="BIDS",
               help="The bids made before this seat, from the dealer's right: 'pass,garde'"
                    " [default: the record's, else all passed].")
+@players_option
 @_with_budget_options
 @json_option
-def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Optional[str], worlds: int,
-                seed: int, jobs: int, time_budget: Optional[float], node_budget: int,
+def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Optional[str], players: Optional[int],
+                worlds: int, seed: int, jobs: int, time_budget: Optional[float], node_budget: int,
                 margin_budget: Optional[int], as_json: bool) -> None:
-    """Monte Carlo bid advice for HAND (18 cards as one argument, a text file, or a deal record file)."""
+    """Monte Carlo bid advice for HAND (18 cards, 24 at three players, as one argument, a text file, or a
+    deal record file)."""
     cards, record = _hand_input(hand)
+    players = _players(record, players)
     prior = None if bids is None else bids.replace(",", " ").split()
     if record is not None:
         seat = _record_seat(record, seat)
         cards = list(record.hands[seat])
         dealer = record.dealer if dealer is None else dealer
         if bids is None and record.bids is not None and dealer is not None:
-            prior = (list(record.bids) + ["pass"] * VARIANT.players)[:(seat - dealer - 1) % VARIANT.players]
+            prior = (list(record.bids) + ["pass"] * players)[:(seat - dealer - 1) % players]
     res = _advice.bid_advice(cards, seat=seat or 0, dealer=dealer, bids=prior, worlds=worlds, seed=seed,
                              jobs=jobs, time_budget=time_budget, node_budget=node_budget,
-                             margin_budget=margin_budget)
+                             margin_budget=margin_budget, players=players)
     result: Dict[str, Any] = {
+        "players": players,
         "seat": res.seat,
         "dealer": res.dealer,
         "hand": tokens(res.hand),
         "bids": list(res.bids),
         "hand_count": res.hand_count,
-        "hand_count_contract": res.hand_count_contract.value if res.hand_count_contract else "pass",
+        "hand_count_contract": None if res.hand_count is None else
+        res.hand_count_contract.value if res.hand_count_contract else "pass",
         "contracts": {a.contract.value: {"allowed": a.allowed, **_summary_json(a.summary)} for a in res.contracts},
         "recommendation": res.recommendation.value if res.recommendation else "pass",
         "discard_policy": "simple",
@@ -505,7 +529,8 @@ def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Opt
 def _render_bid(r: Dict[str, Any]) -> str:
     bids = f", after {' '.join(r['bids'])}" if r["bids"] else ""
     lines = [f"seat {r['seat']} (dealer {r['dealer']}{bids}): {format_hand(r['hand'])}",
-             f"hand count {r['hand_count']}: {r['hand_count_contract']}",
+             f"hand count {r['hand_count']}: {r['hand_count_contract']}" if r["hand_count"] is not None
+             else "hand count: none at three players (the classic count is for hands of 18)",
              *_run_lines(r), "",
              f"{'contract':12s}  {_SUMMARY_HEADER}"]
     for name, s in r["contracts"].items():
@@ -544,14 +569,16 @@ def _cards_option(value: Optional[str], key: str,
               help="The dealer [default: the record's, else the seat before the taker].")
 @click.option("--candidates", type=click.IntRange(min=1), default=_advice.DEFAULT_CANDIDATES, show_default=True,
               help="Most discards to evaluate.")
+@players_option
 @_with_budget_options
 @json_option
 def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str], seat: Optional[int],
-                    dealer: Optional[int], candidates: int, worlds: int, seed: int, jobs: int,
+                    dealer: Optional[int], candidates: int, players: Optional[int], worlds: int, seed: int, jobs: int,
                     time_budget: Optional[float], node_budget: int, margin_budget: Optional[int],
                     as_json: bool) -> None:
     """Monte Carlo discard advice for the taker's HAND (as for bid) and the DOG."""
     cards, record = _hand_input(hand)
+    players = _players(record, players)
     dog_cards: Optional[List[int]] = None
     contract = Contract.parse(contract_name) if contract_name is not None else None
     if record is not None:
@@ -568,8 +595,9 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
         raise click.UsageError("missing option '--contract' (prise or garde)")
     res = _advice.discard_advice(cards, dog_cards, contract, seat=seat or 0, dealer=dealer, worlds=worlds,
                                  seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
-                                 margin_budget=margin_budget, candidates=candidates)
+                                 margin_budget=margin_budget, candidates=candidates, players=players)
     result: Dict[str, Any] = {
+        "players": players,
         "seat": res.seat,
         "dealer": res.dealer,
         "contract": res.contract.value,
@@ -611,23 +639,26 @@ def _render_discard(r: Dict[str, Any]) -> str:
 @click.option("--played", metavar="CARDS", help="The cards played so far, from the first lead.")
 @click.option("--poignee", "poignees", type=(click.IntRange(0, VARIANT.players - 1), str), multiple=True,
               metavar="SEAT CARDS", help="A poignée shown: the seat and its cards (repeat for each).")
+@players_option
 @_with_budget_options
 @json_option
 def play_command(position: str, seat: Optional[int], taker: Optional[int], contract_name: Optional[str],
                  dealer: Optional[int], leader: Optional[int], dog: Optional[str], discard: Optional[str],
-                 played: Optional[str], poignees: Tuple[Tuple[int, str], ...], worlds: int, seed: int, jobs: int,
+                 played: Optional[str], poignees: Tuple[Tuple[int, str], ...], players: Optional[int],
+                 worlds: int, seed: int, jobs: int,
                  time_budget: Optional[float], node_budget: int, margin_budget: Optional[int],
                  as_json: bool) -> None:
     """Monte Carlo advice on the card to play, from what the player on turn can see.
 
     POSITION is a deal record file ('-' for stdin), whose `played` cards stop where
-    the player on turn is to play; or that player's 18 cards as dealt (typed, or a
-    text file), with --seat, --taker, --contract, --dealer or --leader, the --dog of
+    the player on turn is to play; or that player's cards as dealt (typed, or a
+    text file; 18, or 24 with --players 3), with --seat, --taker, --contract, --dealer or --leader, the --dog of
     a prise or garde, --discard, --played and --poignee saying what he has seen.
     """
     given = {"--seat": seat, "--taker": taker, "--contract": contract_name, "--dealer": dealer, "--leader": leader,
              "--dog": dog, "--discard": discard, "--played": played, "--poignee": poignees or None}
     cards, record = ([], read_record(position)) if position == "-" else _hand_input(position)
+    players = _players(record, players)
     target: Union[DealRecord, View]
     if record is not None:
         named = [flag for flag, value in given.items() if value is not None]
@@ -642,18 +673,22 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
         if dealer is None and leader is None:
             raise click.UsageError("missing option '--dealer' or '--leader' (with a hand as POSITION)")
         assert seat is not None and contract_name is not None
+        if dealer is not None:
+            check_seat(dealer, "--dealer", players)
         try:
             contract = Contract.parse(contract_name)
         except TarotError as e:
             raise e.located(key="--contract")
         target = _advice.view_of(seat, cards, taker=taker, contract=contract,
-                                 leader=leader if leader is not None else ((dealer or 0) + 1) % VARIANT.players,
+                                 leader=leader if leader is not None else ((dealer or 0) + 1) % players,
                                  dog=_cards_option(dog, "--dog"), discard=_cards_option(discard, "--discard"),
                                  played=_cards_option(played, "--played") or [],
-                                 poignees=[(s, _cards_option(c, "--poignee") or []) for s, c in poignees])
+                                 poignees=[(s, _cards_option(c, "--poignee") or []) for s, c in poignees],
+                                 players=players)
     res = _advice.play_advice(target, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
                               node_budget=node_budget, margin_budget=margin_budget)
     result: Dict[str, Any] = {
+        "players": players,
         "seat": res.seat,
         "taker": res.taker,
         "contract": res.contract.value,
@@ -745,7 +780,7 @@ def _require(module: str, extra: str, option: str) -> None:
               help="Search nodes per position (0: none); results do not depend on the machine.")
 @click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=DEFAULT_TABLE_MB, show_default=True,
               help="Transposition table per worker.")
-@click.option("--from-trick", type=click.IntRange(1, FOUR_PLAYERS.tricks), default=1, show_default=True,
+@click.option("--from-trick", type=click.IntRange(1, max(v.tricks for v in VARIANTS.values())), default=1, show_default=True,
               metavar="N", help="Solve only the positions from trick N on (the endgame).")
 @click.option("--summary", "show_summary", is_flag=True,
               help="Print a summary by role and seat (without --output, instead of the game lines).")

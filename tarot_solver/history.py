@@ -317,7 +317,8 @@ class Summary:
     incomplete: int = 0
     undecided_cards: int = 0
     roles: Dict[str, _Tally] = field(default_factory=lambda: {r: _Tally() for r in ROLES})
-    seats: List[_Tally] = field(default_factory=lambda: [_Tally() for _ in range(4)])
+    #: by seat, as many as the largest table seen (three or four players)
+    seats: List[_Tally] = field(default_factory=list)
     #: per role: exact cost in half-points -> number of errors
     costs: Dict[str, Counter] = field(default_factory=lambda: {r: Counter() for r in ROLES})
 
@@ -332,7 +333,9 @@ class Summary:
         self.undecided_cards += game["undecided"]
         for role in ROLES:
             self.roles[role].games += 1
-        for seat, tally in enumerate(self.seats):
+        players = len(game["scores"])
+        self.seats += [_Tally() for _ in range(players - len(self.seats))]
+        for tally in self.seats[:players]:
             tally.games += 1
         for tally in (self.roles["taker"], self.seats[taker]):
             tally.taken += 1

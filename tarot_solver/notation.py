@@ -7,10 +7,12 @@ A hand, grouped by suit, high cards first, trumps as numbers, the Excuse apart::
 
     S:KQ73 H:CJ10 D:- C:984 T:21.15.3.1 EX
 
-A deal: optional ``key=value`` options, the four hands by seat and the dog, all
+A deal: optional ``key=value`` options, the hands by seat and the dog, all
 separated by ``/``::
 
     dealer=0 taker=1 contract=garde / <hand 0> / <hand 1> / <hand 2> / <hand 3> / <dog>
+
+Three hands before the dog make a three-player deal (``players`` 3 in the record).
 
 On input, case does not matter, groups come in any order (a missing group is a
 void), ranks may be separated by ``.`` or ``,``, the aliases of
@@ -37,8 +39,8 @@ from .cards import (
     tokens,
 )
 from .errors import CardError, RecordError, TarotError
-from .records import VARIANT, check_seat
-from .variant import Contract
+from .records import check_seat
+from .variant import VARIANTS, Contract
 
 TRUMP_GROUP = "T"
 #: deal options, in the order :func:`format_deal` writes them
@@ -152,9 +154,11 @@ def parse_deal(text: str) -> Dict[str, Any]:
         parts[0] = " ".join(words[count:])
         if not parts[0]:
             parts.pop(0)
-    n = VARIANT.players
-    if len(parts) != n + 1:
-        raise RecordError(f"a deal is {n} hands and the dog separated by '/', found {len(parts)} parts")
+    n = len(parts) - 1
+    if n not in VARIANTS:
+        raise RecordError(f"a deal is 4 (or 3) hands and the dog separated by '/', found {len(parts)} parts")
+    if n != 4:
+        fields["players"] = n
     keys = [f"hands[{s}]" for s in range(n)] + ["dog"]
     parsed = []
     for key, part in zip(keys, parts):
@@ -175,8 +179,14 @@ def format_deal(
     contract: Union[Contract, str, None] = None,
     discard: Optional[CardsLike] = None,
     leader: Optional[int] = None,
+    players: Optional[int] = None,
 ) -> str:
-    """Canonical one-line notation of a deal; ``format_deal(**parse_deal(text))`` works."""
+    """Canonical one-line notation of a deal; ``format_deal(**parse_deal(text))`` works.
+
+    The number of hands says the number of players (``players``, if given, must agree).
+    """
+    if players is not None and players != len(hands):
+        raise RecordError(f"{len(hands)} hands for {players} players", key="players", token=str(players))
     options = [f"{key}={check_seat(value, key)}" for key, value in (("dealer", dealer), ("taker", taker))
                if value is not None]
     if contract is not None:

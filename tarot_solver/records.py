@@ -24,11 +24,12 @@ from . import rules
 from .cards import NUM_CARDS, card_token, mask_of, parse_cards, tokens
 from .errors import RecordError, TarotError
 from .scoring import ScoreResult, score, slam_outcome
-from .variant import FOUR_PLAYERS, Contract
+from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant, variant_for
 
+#: the game a record without a ``players`` key is
 VARIANT = FOUR_PLAYERS
 #: the record keys, in the order :meth:`DealRecord.to_json` writes them
-KEYS = ("id", "dealer", "hands", "dog", "bids", "taker", "contract", "discard", "slam",
+KEYS = ("id", "players", "dealer", "hands", "dog", "bids", "taker", "contract", "discard", "slam",
         "poignees", "leader", "played")
 PASS = "pass"
 
@@ -36,11 +37,11 @@ Poignee = Tuple[int, List[int]]
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def check_seat(value: Any, key: str) -> int:
-    """Return ``value`` if it is a seat (an int in 0..3); raise :class:`RecordError` naming it."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < VARIANT.players:
+def check_seat(value: Any, key: str, players: int = VARIANT.players) -> int:
+    """Return ``value`` if it is a seat (an int in 0..players-1); raise :class:`RecordError` naming it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
         shown = json.dumps(value, default=repr)
-        raise RecordError(f"bad seat '{shown}': seats are integers 0..{VARIANT.players - 1}",
+        raise RecordError(f"bad seat '{shown}': seats are integers 0..{players - 1}",
                           key=key, token=shown)
     return value
 
@@ -103,15 +104,20 @@ class DealRecord:
     poignees: Optional[List[Poignee]] = None
     bids: Optional[List[str]] = None
     id: Optional[str] = None
+    #: table size: 3 or 4; ``None`` (the key absent) is the four-player game
+    players: Optional[int] = None
     extra: Dict[str, Any] = field(default_factory=dict)
     #: (file, record label) the record was read from, for later error messages
     origin: Tuple[Optional[str], Optional[str]] = field(default=(None, None), compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        n = VARIANT.players
+        if self.players is not None:
+            variant_for(self.players)
+        n = self.variant.players
         if not isinstance(self.hands, (list, tuple)) or len(self.hands) != n:
             got = len(self.hands) if isinstance(self.hands, (list, tuple)) else _json_type(self.hands)
-            raise RecordError(f"expected {n} hands, got {got}", key="hands")
+            hint = f' (a deal of {got} hands says "players": {got})' if self.players is None and got in VARIANTS else ""
+            raise RecordError(f"expected {n} hands, got {got}{hint}", key="hands")
         self.hands = [_card_list(h, f"hands[{s}]") for s, h in enumerate(self.hands)]
         self.dog = _card_list(self.dog, "dog")
         self._check_deck()
@@ -121,7 +127,7 @@ class DealRecord:
                                   " the deal is void", key=f"hands[{s}]", token="T1")
         for key in ("dealer", "taker", "leader"):
             if getattr(self, key) is not None:
-                check_seat(getattr(self, key), key)
+                check_seat(getattr(self, key), key, n)
         if self.contract is not None and not isinstance(self.contract, Contract):
             try:
                 self.contract = Contract.parse(self.contract)
@@ -143,12 +149,17 @@ class DealRecord:
         self._check_poignees()
         self._check_played()
 
+    @property
+    def variant(self) -> Variant:
+        """The game played: the ``players`` key's, four players by default."""
+        return VARIANT if self.players is None else variant_for(self.players)
+
     # Validation ------------------------------------------------------------------
 
     def _check_deck(self) -> None:
-        """78 distinct cards: 4 hands of 18 and a dog of 6."""
-        named = [(f"hands[{s}]", h, VARIANT.hand_size) for s, h in enumerate(self.hands)]
-        named.append(("dog", self.dog, VARIANT.dog_size))
+        """78 distinct cards: the hands (4 of 18, or 3 of 24) and a dog of 6."""
+        named = [(f"hands[{s}]", h, self.variant.hand_size) for s, h in enumerate(self.hands)]
+        named.append(("dog", self.dog, self.variant.dog_size))
         wrong = [(key, f"{key} has {len(cards)} cards, expected {size}")
                  for key, cards, size in named if len(cards) != size]
         where: Dict[int, str] = {}
@@ -183,7 +194,7 @@ class DealRecord:
                               key="discard")
         self.discard = _card_list(self.discard, "discard")
         try:
-            rules.check_discard(mask_of(self.hands[self.taker]) | mask_of(self.dog), self.discard, VARIANT)
+            rules.check_discard(mask_of(self.hands[self.taker]) | mask_of(self.dog), self.discard, self.variant)
         except TarotError as e:
             raise e.located(key="discard")
 
@@ -206,7 +217,7 @@ class DealRecord:
                 raise e.located(key=f"bids[{i}]")
         self.bids = names
         try:
-            result = rules.bidding_result(names, VARIANT.players)
+            result = rules.bidding_result(names, self.variant.players)
         except TarotError as e:
             raise e.located(key="bids")
         if result is None:
@@ -219,11 +230,11 @@ class DealRecord:
             raise RecordError(f"the bidding was won with '{names[pos]}' but the contract is"
                               f" '{self.contract.value}'", key="bids", token=names[pos])
         if self.taker is not None and self.dealer is not None:
-            seat = (self.dealer + 1 + pos) % VARIANT.players
+            seat = (self.dealer + 1 + pos) % self.variant.players
             if seat != self.taker:
                 raise RecordError(
                     f"the winning bid '{names[pos]}' (bids[{pos}]) is seat {seat}'s, bidding"
-                    f" from seat {(self.dealer + 1) % VARIANT.players} (the dealer's right),"
+                    f" from seat {(self.dealer + 1) % self.variant.players} (the dealer's right),"
                     f" but the taker is seat {self.taker}", key="bids", token=names[pos])
 
     def playing_hand(self, seat: int) -> int:
@@ -245,12 +256,12 @@ class DealRecord:
             key = f"poignees[{i}]"
             if not isinstance(item, (list, tuple)) or len(item) != 2:
                 raise RecordError("expected a seat and the trumps shown", key=key)
-            seat = check_seat(item[0], f"{key}.seat")
+            seat = check_seat(item[0], f"{key}.seat", self.variant.players)
             if any(seat == s for s, _ in checked):
                 raise RecordError(f"seat {seat} shows a second poignée", key=f"{key}.seat", token=str(seat))
             shown = _card_list(item[1], f"{key}.trumps")
             try:
-                rules.poignee_level(self.playing_hand(seat), shown, VARIANT)
+                rules.poignee_level(self.playing_hand(seat), shown, self.variant)
             except TarotError as e:
                 raise e.located(key=f"{key}.trumps")
             checked.append((seat, shown))
@@ -295,13 +306,13 @@ class DealRecord:
         if self.slam and self.taker is not None:
             return self.taker
         if self.dealer is not None:
-            return (self.dealer + 1) % VARIANT.players
+            return (self.dealer + 1) % self.variant.players
         return None
 
     @property
     def is_complete(self) -> bool:
         """All the cards have been played: the record is a hand history."""
-        return len(self.played or ()) == VARIANT.players * VARIANT.hand_size
+        return len(self.played or ()) == self.variant.players * self.variant.hand_size
 
     def play_setup(self) -> Tuple[int, Contract, int]:
         """(taker, contract, first leader): what playing the deal needs; raises if one is missing."""
@@ -315,7 +326,7 @@ class DealRecord:
         taker, contract, leader = self.play_setup()
         try:
             return rules.opening_state([mask_of(h) for h in self.hands], mask_of(self.dog), taker,
-                                       contract, leader, self.discard, VARIANT)
+                                       contract, leader, self.discard, self.variant)
         except TarotError as e:
             raise self._located(e)
 
@@ -336,14 +347,14 @@ class DealRecord:
     def final_state(self) -> rules.PlayState:
         """The position at the end of a complete game; raises :class:`RecordError` otherwise."""
         if not self.is_complete:
-            total = VARIANT.players * VARIANT.hand_size
+            total = self.variant.players * self.variant.hand_size
             raise self._located(RecordError(
                 f"the game is not complete: {len(self.played or ())} of {total} cards played", key="played"))
         return self.state()
 
     def poignee_levels(self) -> List[int]:
         """Level (0 simple, 1 double, 2 triple) of each poignée shown."""
-        return [rules.poignee_level(self.playing_hand(s), shown, VARIANT) for s, shown in self.poignees or ()]
+        return [rules.poignee_level(self.playing_hand(s), shown, self.variant) for s, shown in self.poignees or ()]
 
     def score(self, state: Optional[rules.PlayState] = None) -> ScoreResult:
         """FFT score of a complete game (``state``: its :meth:`final_state`, if already at hand)."""
@@ -351,7 +362,7 @@ class DealRecord:
             state = self.final_state()
         return score(self.play_setup()[1], state.taker_hp, state.taker_oudlers(),
                      petit_au_bout=state.petit_au_bout(), poignees=self.poignee_levels(),
-                     slam=slam_outcome(bool(self.slam), state.slam()), variant=VARIANT)
+                     slam=slam_outcome(bool(self.slam), state.slam()), variant=self.variant)
 
     # JSON ------------------------------------------------------------------------
 
@@ -385,6 +396,7 @@ class DealRecord:
         """The canonical JSON object: canonical tokens, the keys present, in :data:`KEYS` order."""
         values: Dict[str, Any] = {
             "id": self.id,
+            "players": self.players,
             "dealer": self.dealer,
             "hands": [tokens(h) for h in self.hands],
             "dog": tokens(self.dog),

@@ -50,10 +50,8 @@ from .cards import (
 )
 from .errors import RecordError, TarotError
 from .records import VARIANT, DealRecord
-from .variant import Contract
+from .variant import Contract, Variant, variant_for
 
-#: index of the location of the six cards set aside (the dog, or the discard once made)
-ASIDE = VARIANT.players
 KINGS_MASK = mask_of(c for c in range(TRUMP_BASE) if is_king(c))
 #: draws of Petit sec deals in a row after which the constraints are taken to force one
 MAX_REDRAWS = 1000
@@ -63,15 +61,15 @@ class ConstraintError(TarotError):
     """No deal is consistent with what the seat knows."""
 
 
-def location_name(loc: int) -> str:
-    return "the cards set aside" if loc == ASIDE else f"seat {loc}"
+def location_name(loc: int, players: int) -> str:
+    return "the cards set aside" if loc == players else f"seat {loc}"
 
 
 @dataclass(frozen=True)
 class Constraints:
     """What one seat knows of where the cards are.
 
-    Per location (seats 0..3, then :data:`ASIDE`): ``sizes`` the number of cards it
+    Per location (the seats, then the aside cards): ``sizes`` the number of cards it
     holds now, ``known`` the cards known to be there, ``forbidden`` the cards it cannot
     hold.  ``played_by``: per seat, the cards it has played (they are in no location).
     ``dog_taken``: (taker, dog) once a taker has taken the dog and discarded; his dealt
@@ -82,8 +80,21 @@ class Constraints:
     sizes: Tuple[int, ...]
     known: Tuple[int, ...]
     forbidden: Tuple[int, ...]
-    played_by: Tuple[int, ...] = (0,) * VARIANT.players
+    played_by: Tuple[int, ...] = ()
     dog_taken: Optional[Tuple[int, int]] = None
+
+    @property
+    def players(self) -> int:
+        return len(self.sizes) - 1
+
+    @property
+    def aside(self) -> int:
+        """The index of the aside location (after the seats)."""
+        return len(self.sizes) - 1
+
+    @property
+    def variant(self) -> Variant:
+        return variant_for(self.players)
 
     @property
     def gone(self) -> int:
@@ -103,7 +114,7 @@ class Constraints:
 
     def dealt_hands(self, world: "World") -> Tuple[int, ...]:
         """The hands as dealt that lead to ``world``."""
-        hands = [h | p for h, p in zip(world.hands, self.played_by)]
+        hands = [h | p for h, p in zip(world.hands, self.played_by or (0,) * self.players)]
         if self.dog_taken is not None:
             taker, dog = self.dog_taken
             hands[taker] = (hands[taker] | world.aside) & ~dog
@@ -159,18 +170,18 @@ class Sampler:
             bad = known[loc] & (forbidden[loc] | constraints.gone)
             if bad:
                 tok = card_token(cards_of(bad)[0])
-                raise ConstraintError(f"'{tok}' is known to be with {location_name(loc)}, which cannot hold it",
+                raise ConstraintError(f"'{tok}' is known to be with {self._name(loc)}, which cannot hold it",
                                       token=tok)
             for other in range(loc + 1, n):
                 both = known[loc] & known[other]
                 if both:
                     tok = card_token(cards_of(both)[0])
-                    raise ConstraintError(f"'{tok}' is known to be both with {location_name(loc)}"
-                                          f" and with {location_name(other)}", token=tok)
+                    raise ConstraintError(f"'{tok}' is known to be both with {self._name(loc)}"
+                                          f" and with {self._name(other)}", token=tok)
         self.free = tuple(sizes[loc] - count(known[loc]) for loc in range(n))
         for loc, f in enumerate(self.free):
             if f < 0:
-                raise ConstraintError(f"{location_name(loc)} holds {sizes[loc]} cards but {count(known[loc])}"
+                raise ConstraintError(f"{self._name(loc)} holds {sizes[loc]} cards but {count(known[loc])}"
                                       " are known to be there")
         unknown = constraints.unknown
         if sum(self.free) != count(unknown):
@@ -193,6 +204,9 @@ class Sampler:
         self._choices: Dict[Tuple[int, Tuple[int, ...]], Tuple[List[Tuple[int, ...]], List[float]]] = {}
         self.count = self._count(0, self.free)
 
+    def _name(self, loc: int) -> str:
+        return location_name(loc, self.constraints.players)
+
     def _check_room(self, groups: Dict[int, List[int]]) -> None:
         """Hall's condition: the cards confined to a set of locations fit in their room."""
         n = len(self.free)
@@ -200,7 +214,7 @@ class Sampler:
             confined = sum(len(cards) for allowed, cards in groups.items() if allowed & ~subset == 0)
             room = sum(self.free[loc] for loc in range(n) if subset >> loc & 1)
             if confined > room:
-                names = [location_name(loc) for loc in range(n) if subset >> loc & 1]
+                names = [self._name(loc) for loc in range(n) if subset >> loc & 1]
                 raise ConstraintError(f"{confined} unknown cards can only be with {' and '.join(names)},"
                                       f" which {'has' if len(names) == 1 else 'have'} room for {room}")
 
@@ -255,7 +269,8 @@ class Sampler:
         """One world drawn uniformly (Petit sec deals redrawn)."""
         for _ in range(MAX_REDRAWS):
             held = self._draw(rng)
-            world = World(hands=held[:ASIDE], aside=held[ASIDE])
+            aside = self.constraints.aside
+            world = World(hands=held[:aside], aside=held[aside])
             sec = [s for s, h in enumerate(self.constraints.dealt_hands(world)) if rules.is_petit_sec(h)]
             if not sec:
                 return world
@@ -266,15 +281,15 @@ class Sampler:
 # What a seat knows -----------------------------------------------------------------
 
 
-def hand_constraints(seat: int, hand: int, dog: Optional[int] = None) -> Constraints:
+def hand_constraints(seat: int, hand: int, dog: Optional[int] = None, variant: Variant = VARIANT) -> Constraints:
     """Knowledge before any card is played: ``seat`` holds ``hand``; the dog (the aside
     location) is known when given (a prise or garde shows it to everyone)."""
-    n, size = VARIANT.players, VARIANT.hand_size
+    n, size = variant.players, variant.hand_size
     known = [0] * (n + 1)
     known[seat] = hand
     if dog is not None:
-        known[ASIDE] = dog
-    return Constraints(sizes=(size,) * n + (VARIANT.dog_size,), known=tuple(known), forbidden=(0,) * (n + 1))
+        known[n] = dog
+    return Constraints(sizes=(size,) * n + (variant.dog_size,), known=tuple(known), forbidden=(0,) * (n + 1))
 
 
 def _forbidden_by_play(trick: Sequence[int], card: int) -> int:
@@ -302,7 +317,7 @@ class View:
     garde shows it to all), else None.  ``aside``: what the seat knows of the
     discard once it is made, else None: all six cards for the taker, the trumps
     shown for the others (0 when none).  ``played``: the cards played from the first
-    lead.  ``poignees``: (seat, cards shown).
+    lead.  ``poignees``: (seat, cards shown).  ``players``: the table's size.
     """
 
     seat: int
@@ -314,6 +329,7 @@ class View:
     aside: Optional[int] = None
     played: Tuple[int, ...] = ()
     poignees: Tuple[Tuple[int, int], ...] = ()
+    players: int = VARIANT.players
 
     @classmethod
     def of_record(cls, record: DealRecord, seat: int) -> "View":
@@ -326,7 +342,8 @@ class View:
         return cls(seat=seat, hand=mask_of(record.hands[seat]), taker=record.taker, contract=record.contract,
                    leader=record.first_leader, dog=mask_of(record.dog) if took_dog else None, aside=aside,
                    played=tuple(record.played or ()),
-                   poignees=tuple((shower, mask_of(shown)) for shower, shown in record.poignees or ()))
+                   poignees=tuple((shower, mask_of(shown)) for shower, shown in record.poignees or ()),
+                   players=record.variant.players)
 
     @property
     def took_dog(self) -> bool:
@@ -342,22 +359,22 @@ class View:
         trump is held).  The cards played are public and reveal voids.  Raises
         :class:`RecordError` where the seat's own cards contradict the play.
         """
-        n = VARIANT.players
+        n = self.players
         known = [0] * (n + 1)
         forbidden = [0] * (n + 1)
         taker, dog, aside = self.taker, self.dog, self.aside
         hand = self.hand
         dog_taken = None
         if self.took_dog and dog is not None:
-            known[ASIDE] = dog  # shown to everyone before the discard is made
+            known[n] = dog  # shown to everyone before the discard is made
             if aside is not None:
                 assert taker is not None
                 dog_taken = (taker, dog)
-                known[ASIDE] = aside
+                known[n] = aside
                 if self.seat == taker:
                     hand = (hand | dog) & ~aside
                 else:
-                    forbidden[ASIDE] = KINGS_MASK | OUDLERS_MASK | (TRUMPS_MASK & ~aside)
+                    forbidden[n] = KINGS_MASK | OUDLERS_MASK | (TRUMPS_MASK & ~aside)
                     for s in range(n):
                         if s != taker:
                             forbidden[s] |= dog
@@ -394,7 +411,8 @@ class View:
         gone = 0
         for p in played_by:
             gone |= p
-        sizes = tuple(VARIANT.hand_size - count(p) for p in played_by) + (VARIANT.dog_size,)
+        variant = variant_for(n)
+        sizes = tuple(variant.hand_size - count(p) for p in played_by) + (variant.dog_size,)
         return Constraints(sizes=sizes, known=tuple(k & ~gone for k in known), forbidden=tuple(forbidden),
                            played_by=tuple(played_by), dog_taken=dog_taken)
 

@@ -3,7 +3,7 @@
 TarotClub (https://www.tarotclub.fr) saves each finished deal as one JSON file
 (format "version 3", described in ``docs/tarotclub-format.md``): the contract, the
 taker, who led the first trick, the dog as dealt, the poignées shown, and the 18
-tricks in playing order.  It does not store the hands as dealt nor the discard.
+tricks in playing order (24 in the three-player game).  It does not store the hands as dealt nor the discard.
 They follow from the tricks:
 
 * each seat's playing hand is the cards it played (the leader of a trick is the
@@ -17,7 +17,8 @@ They follow from the tricks:
 
 The result goes through :class:`~tarot_solver.records.DealRecord`, so a log with an
 illegal card or an impossible discard is refused with an error naming it.  Seats
-map South 0, East 1, North 2, West 3 (TarotClub plays in that order too).
+map South 0, East 1, North 2, West 3 (TarotClub plays in that order too; at three
+players, South, East and North).  Five-player logs are refused.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from . import rules
 from .cards import EXCUSE, FULL_DECK, TRUMP_BASE, card_token, cards_of, mask_of
 from .errors import RecordError, TarotError
 from .records import VARIANT, DealRecord
-from .variant import Contract
+from .variant import Contract, variant_for
 
 SEATS = ("south", "east", "north", "west")
 CONTRACTS = {
@@ -70,12 +71,14 @@ def parse_cards(value: Any, key: str) -> List[int]:
     return cards
 
 
-def _seat(info: Dict[str, Any], key: str) -> int:
+def _seat(info: Dict[str, Any], key: str, players: int) -> int:
     name = info.get(key)
-    if not isinstance(name, str) or name.strip().lower() not in SEATS:
-        raise RecordError(f"expected a seat (South, East, North or West), got {json.dumps(name)}",
+    seats = SEATS[:players]
+    if not isinstance(name, str) or name.strip().lower() not in seats:
+        names = ", ".join(s.capitalize() for s in seats[:-1]) + f" or {seats[-1].capitalize()}"
+        raise RecordError(f"expected a seat ({names}), got {json.dumps(name)}",
                           key=f"deal_info.{key}", token=str(name))
-    return SEATS.index(name.strip().lower())
+    return seats.index(name.strip().lower())
 
 
 def _contract(info: Dict[str, Any]) -> Contract:
@@ -126,10 +129,13 @@ def rebuild(doc: Any) -> Dict[str, Any]:
         raise RecordError("not a TarotClub deal log: no 'deal_info' object", key="deal_info")
     info = doc["deal_info"]
     players = info.get("number_of_players", len(info.get("players", ())) or VARIANT.players)
-    if players != VARIANT.players:
-        raise RecordError(f"a {players}-player deal: only the 4-player game is supported",
-                          key="deal_info.number_of_players", token=str(players))
-    taker, contract, leader = _seat(info, "taker"), _contract(info), _seat(info, "first_trick_lead")
+    try:
+        variant = variant_for(players)
+    except RecordError:
+        raise RecordError(f"a {players}-player deal: only the 3- and 4-player games are supported",
+                          key="deal_info.number_of_players", token=str(players)) from None
+    taker, contract = _seat(info, "taker", players), _contract(info)
+    leader = _seat(info, "first_trick_lead", players)
     slam = info.get("slam", False)
     if not isinstance(slam, bool):
         raise RecordError("expected true or false", key="deal_info.slam", token=str(slam))
@@ -137,26 +143,26 @@ def rebuild(doc: Any) -> Dict[str, Any]:
     attack = parse_cards(info.get("attack_handle", ""), "deal_info.attack_handle")
     defence = parse_cards(info.get("defense_handle", ""), "deal_info.defense_handle")
     tricks = doc.get("tricks")
-    if not isinstance(tricks, list) or len(tricks) != VARIANT.tricks:
+    if not isinstance(tricks, list) or len(tricks) != variant.tricks:
         got = len(tricks) if isinstance(tricks, list) else "none"
-        raise RecordError(f"expected {VARIANT.tricks} tricks, got {got}", key="tricks")
+        raise RecordError(f"expected {variant.tricks} tricks, got {got}", key="tricks")
 
     played: List[int] = []
     seen = 0
-    hands = [0] * VARIANT.players
+    hands = [0] * players
     lead = leader
     for k, text in enumerate(tricks):
         trick = parse_cards(text, f"tricks[{k}]")
-        if len(trick) != VARIANT.players:
-            raise RecordError(f"a trick holds {VARIANT.players} cards, not {len(trick)}", key=f"tricks[{k}]")
+        if len(trick) != players:
+            raise RecordError(f"a trick holds {players} cards, not {len(trick)}", key=f"tricks[{k}]")
         for j, card in enumerate(trick):
             if seen >> card & 1:
                 raise RecordError(f"card '{card_token(card)}' is played twice", key=f"tricks[{k}]",
                                   token=card_token(card))
-            hands[(lead + j) % VARIANT.players] |= 1 << card
+            hands[(lead + j) % players] |= 1 << card
             seen |= 1 << card
         played += trick
-        lead = (lead + rules.trick_winner(trick)) % VARIANT.players
+        lead = (lead + rules.trick_winner(trick)) % players
 
     aside = FULL_DECK & ~seen
     discard: Optional[List[int]] = None
@@ -180,8 +186,9 @@ def rebuild(doc: Any) -> Dict[str, Any]:
     if defence:
         poignees.append((_defence_seat(hands, taker, defence), defence))
     return dict(hands=[cards_of(h) for h in hands], dog=dog, taker=taker, contract=contract, discard=discard,
-                dealer=None if slam else (leader - 1) % VARIANT.players, leader=leader if slam else None,
-                played=played, slam=slam or None, poignees=poignees or None)
+                dealer=None if slam else (leader - 1) % players, leader=leader if slam else None,
+                played=played, slam=slam or None, poignees=poignees or None,
+                players=None if variant is VARIANT else players)
 
 
 def to_record(doc: Any, ident: Optional[str] = None) -> DealRecord:
@@ -192,7 +199,7 @@ def to_record(doc: Any, ident: Optional[str] = None) -> DealRecord:
     except TarotError as e:
         m = _PLAYED_KEY.match(e.key or "")
         if m:  # name the trick as the log does
-            e.key = f"tricks[{int(m.group(1)) // VARIANT.players}]"
+            e.key = f"tricks[{int(m.group(1)) // (fields['players'] or VARIANT.players)}]"
         raise
 
 

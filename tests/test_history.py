@@ -219,7 +219,8 @@ def test_resume_output_cuts_a_partial_last_line(tmp_path: Path) -> None:
 
 def _line(taker: int, made: bool, dd_made: Any, errors: List[Dict[str, Any]]) -> Dict[str, Any]:
     return {"id": None, "line": 1, "taker": taker, "made": made, "dd_made": dd_made, "errors": errors,
-            "complete": dd_made is not None, "undecided": 0 if dd_made is not None else 3}
+            "complete": dd_made is not None, "undecided": 0 if dd_made is not None else 3,
+            "scores": [0, 0, 0, 0]}  # (only their number counts: the seats at the table)
 
 
 def test_summary_by_role_and_seat(tmp_path: Path) -> None:

@@ -24,7 +24,6 @@ from tarot_solver.cards import (
 )
 from tarot_solver.records import DealRecord, read_records
 from tarot_solver.sampling import (
-    ASIDE,
     ConstraintError,
     Constraints,
     Sampler,
@@ -36,6 +35,8 @@ from tarot_solver.sampling import (
 
 from conftest import EXAMPLES, load_json
 
+#: the aside location of the four-player game (after seats 0..3)
+ASIDE = 4
 LOCATIONS = ASIDE + 1
 
 

@@ -12,6 +12,7 @@ checked against the original record:
 * ``seed26_defence_poignee``: ``make_examples.make_game(26)``, a defender shows a poignée;
 * ``seed69_guard_without`` and ``seed69_guard_against``: ``make_game(69, garde_sans)``,
   the second relabelled as a garde contre (the play is the same);
+* ``three_guard``: ``examples/three.json``, a three-player game;
 * ``doc_example_illegal``: example 1 of docs/tarotclub-format.md, whose play is not
   legal; its hands (section 5 of that note) are still rebuilt.
 """
@@ -62,6 +63,16 @@ def test_rebuilds_example_games(name: str, game: str) -> None:
     assert record.id == name
     assert comparable(record) == comparable(EXAMPLE_GAMES[game])
     assert record.score().scores(record.taker) == EXAMPLE_GAMES[game].score().scores(record.taker)
+
+
+def test_rebuilds_a_three_player_game() -> None:
+    record = tarotclub.read_log(DATA / "three_guard.json")
+    original = DealRecord.from_json(json.loads((EXAMPLES / "three.json").read_text(encoding="utf-8")))
+    assert record.players == 3 and comparable(record) == comparable(original)
+    doc = log("three_guard.json")
+    doc["deal_info"]["taker"] = "West"
+    with pytest.raises(RecordError, match=r"expected a seat \(South, East or North\), got \"West\""):
+        tarotclub.to_record(doc)
 
 
 def test_slam_leader_is_kept_and_dealer_unknown() -> None:
