@@ -39,7 +39,7 @@ from typing import Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from deals import build, load  # noqa: E402
+from deals import SEED, build, load  # noqa: E402
 
 from tarot_solver.cards import cards_of  # noqa: E402
 from tarot_solver.records import DealRecord  # noqa: E402
@@ -59,17 +59,20 @@ def cut(state: PlayState, tricks_left: int, rng: random.Random) -> PlayState:
 
 
 @functools.lru_cache(maxsize=None)
-def deal_records(seed: Optional[int] = None) -> List[Dict]:
+def deal_records(seed: Optional[int] = None, players: int = 4) -> List[Dict]:
     """The fixed set, or the deals drawn from ``seed`` (about a minute to draw:
-    drawn once per run, not once per depth)."""
+    drawn once per run, not once per depth); three-player deals are always drawn
+    (from the fixed set's seed by default)."""
+    if players != 4:
+        return build(SEED if seed is None else seed, players)
     return load() if seed is None else build(seed)
 
 
-def positions(depth: int, count: int, seed: Optional[int] = None) -> List[PlayState]:
+def positions(depth: int, count: int, seed: Optional[int] = None, players: int = 4) -> List[PlayState]:
     """The first ``count`` deals (of the fixed set, or drawn from ``seed``), cut to ``depth`` tricks left."""
     rng = random.Random(FRONTIER_SEED * 100 + depth)
     out = []
-    for rec in deal_records(seed)[:count]:
+    for rec in deal_records(seed, players)[:count]:
         st = DealRecord.from_json(rec).opening_state()
         out.append(cut(st, depth, rng) if depth < st.total_tricks else st)
     return out
@@ -186,34 +189,38 @@ def main() -> None:
     ap.add_argument("--seed", type=int, help="draw the deals from this seed instead of deals.jsonl (held out)")
     ap.add_argument("--targets", default="", help="targets: margins to probe, in points")
     ap.add_argument("--exact", action="store_true", help="targets: also solve each position exactly")
+    ap.add_argument("--players", type=int, choices=[3, 4], default=4,
+                    help="3: realistic three-player deals drawn from --seed (default: the fixed set's seed)")
     ap.add_argument("--json", help="also write the rows to this file")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     modes = ["made", "exact"] if a.mode == "both" else [a.mode]
     rows = []
     print(f"# {time.strftime('%Y-%m-%d %H:%M')} time limit {a.time_limit}s, table {a.table_mb} MB"
-          + ("" if a.seed is None else f", deals drawn from seed {a.seed}"))
+          + ("" if a.seed is None else f", deals drawn from seed {a.seed}")
+          + ("" if a.players == 4 else f", {a.players} players"))
     if a.what == "targets":
         targets = [float(t) for t in a.targets.split(",") if t]
         labels = [int(i) for i in a.only.split(",")] if a.only else list(range(a.deals))
-        probe_targets(pick(positions(a.depth, a.deals, a.seed), a.only), labels, targets, a.exact,
+        probe_targets(pick(positions(a.depth, a.deals, a.seed, a.players), a.only), labels, targets, a.exact,
                       a.time_limit, a.table_mb, a.node_limit)
         return
     print(HEADER)
     if a.what == "nodes":
-        states = pick(positions(a.depth, a.deals, a.seed), a.only)
+        states = pick(positions(a.depth, a.deals, a.seed, a.players), a.only)
         for m in modes:
             row = run(states, m, a.time_limit, a.table_mb, a.verbose, a.node_limit)
             rows.append(dict(row, depth=a.depth))
             print(fmt(row, f"{a.depth} left") + tail(row), flush=True)
     else:
-        depths = [18] if a.what == "full" else [int(d) for d in a.depths.split(",")]
+        full = 24 if a.players == 3 else 18
+        depths = [full] if a.what == "full" else [int(d) for d in a.depths.split(",")]
         for d in depths:
-            states = pick(positions(d, a.deals, a.seed), a.only)
+            states = pick(positions(d, a.deals, a.seed, a.players), a.only)
             for m in modes:
                 row = run(states, m, a.time_limit, a.table_mb, a.verbose, a.node_limit)
                 rows.append(dict(row, depth=d))
-                print(fmt(row, "full deals" if d == 18 else f"{d} tricks left") + tail(row), flush=True)
+                print(fmt(row, "full deals" if d == full else f"{d} tricks left") + tail(row), flush=True)
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=1))
 

@@ -7,10 +7,16 @@ ones; random deals with a random taker are mostly lopsided and easy.
 
 ``python benchmarks/deals.py`` rewrites ``benchmarks/deals.jsonl`` (deterministic
 from the seed); the benchmarks read that file.
+
+Three-player deals (``players=3``) are drawn the same way; the classic count, made
+for hands of 18, is read on a hand of 24 scaled by 18/24, so that its thresholds
+keep their meaning (an approximation: the three-player game has no count of its own
+in this project).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -19,7 +25,7 @@ from typing import Dict, Iterator, List
 from tarot_solver.cards import mask_of, sorted_tokens, tokens
 from tarot_solver.handcount import contract_for, hand_count, simple_discard
 from tarot_solver.rules import is_petit_sec
-from tarot_solver.variant import Contract
+from tarot_solver.variant import Contract, variant_for
 
 HERE = Path(__file__).resolve().parent
 DEALS_FILE = HERE / "deals.jsonl"
@@ -27,24 +33,25 @@ SEED = 20261130
 QUOTAS = {Contract.PRISE: 20, Contract.GARDE: 18, Contract.GARDE_SANS: 8, Contract.GARDE_CONTRE: 6}
 
 
-def realistic_deals(seed: int = SEED) -> Iterator[Dict]:
+def realistic_deals(seed: int = SEED, players: int = 4) -> Iterator[Dict]:
     """Endless realistic deal records (FORMATS.md dicts) from a seed."""
     rng = random.Random(seed)
+    size = variant_for(players).hand_size
     n = 0
     while True:
         deck = list(range(78))
         rng.shuffle(deck)
-        hands = [deck[18 * i: 18 * i + 18] for i in range(4)]
-        dog = deck[72:]
+        hands = [deck[size * i: size * i + size] for i in range(players)]
+        dog = deck[size * players:]
         masks = [mask_of(h) for h in hands]
         if any(is_petit_sec(m) for m in masks):
             continue
-        counts = [hand_count(m) for m in masks]
+        counts = [hand_count(m) * 18 // size for m in masks]
         taker = counts.index(max(counts))
         contract = contract_for(counts[taker])
         if contract is None:
             continue
-        dealer = rng.randrange(4)
+        dealer = rng.randrange(players)
         n += 1
         rec = {
             "id": f"bench-{n:03d}",
@@ -54,16 +61,22 @@ def realistic_deals(seed: int = SEED) -> Iterator[Dict]:
             "taker": taker,
             "contract": contract.value,
         }
+        if players != 4:
+            rec["players"] = players
         if contract.taker_takes_dog:
             rec["discard"] = tokens(simple_discard(masks[taker] | mask_of(dog)))
         yield rec
 
 
-def build(seed: int = SEED) -> List[Dict]:
-    """The benchmark set: the first deals of each contract up to its quota."""
+def build(seed: int = SEED, players: int = 4) -> List[Dict]:
+    """The benchmark set: the first deals of each contract up to its quota; at three
+    players, the first 52 deals whatever their contract (the scaled count rarely
+    bids more than a garde there)."""
+    if players != 4:
+        return list(itertools.islice(realistic_deals(seed, players), sum(QUOTAS.values())))
     left = dict(QUOTAS)
     out = []
-    for rec in realistic_deals(seed):
+    for rec in realistic_deals(seed, players):
         c = Contract(rec["contract"])
         if left[c] > 0:
             left[c] -= 1
