@@ -394,7 +394,7 @@ def _players(record: Optional[DealRecord], players: Optional[int]) -> int:
 
 def _record_seat(record: DealRecord, seat: Optional[int]) -> int:
     if seat is not None:
-        return seat
+        return check_seat(seat, "--seat", record.variant.players)
     if record.taker is None:
         raise RecordError("the deal record names no taker: say whose hand to use with --seat", key="taker")
     return record.taker

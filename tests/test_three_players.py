@@ -214,5 +214,7 @@ def test_cli_advice_at_three_players() -> None:
     assert res.exit_code == 0 and json.loads(res.output)["players"] == 3
     res = run(["play", str(EXAMPLES / "game.json"), "--players", "3"])
     assert res.exit_code == 2 and "the deal record is a 4-player deal" in res.output
-    res = run(["bid", hand, "--players", "3", "--seat", "3", "--worlds", "1"])
-    assert res.exit_code == 2 and "seats are integers 0..2" in res.output
+    for args in (["bid", hand, "--players", "3"], ["bid", str(EXAMPLES / "three.json")],
+                 ["discard", str(EXAMPLES / "three.json")], ["bid", hand, "--players", "3", "--seat", "0"]):
+        res = run(args + ["--seat", "3", "--worlds", "1"] if "--seat" not in args else args + ["--dealer", "3"])
+        assert res.exit_code == 2 and "seats are integers 0..2" in res.output, (args, res.output)
