@@ -51,7 +51,7 @@ from tarot_solver.parallel import map_ordered
 from tarot_solver.records import VARIANT, DealRecord
 from tarot_solver.sampling import Sampler, hand_constraints, world_rng
 from tarot_solver.solver import Solver
-from tarot_solver.variant import Contract
+from tarot_solver.variant import Contract, variant_for
 
 SEED = 20261201
 #: the three double-dummy questions of a deal: prise and garde play alike
@@ -71,18 +71,19 @@ class Deal:
     dealer: int
 
 
-def deals(n: int, seed: int = SEED) -> List[Deal]:
+def deals(n: int, seed: int = SEED, players: int = 4) -> List[Deal]:
     """``n`` random deals (no Petit sec), each with its deciding seat and a random dealer."""
     rng = random.Random(seed)
+    size = variant_for(players).hand_size
     out: List[Deal] = []
     while len(out) < n:
         deck = list(range(78))
         rng.shuffle(deck)
-        hands = tuple(mask_of(deck[18 * i: 18 * i + 18]) for i in range(4))
-        dealer = rng.randrange(4)
+        hands = tuple(mask_of(deck[size * i: size * i + size]) for i in range(players))
+        dealer = rng.randrange(players)
         if any(rules.is_petit_sec(h) for h in hands):
             continue
-        out.append(Deal(len(out), hands, mask_of(deck[72:]), best_taker(hands), dealer))
+        out.append(Deal(len(out), hands, mask_of(deck[size * players:]), best_taker(hands), dealer))
     return out
 
 
@@ -271,14 +272,15 @@ def estimator(args: argparse.Namespace) -> None:
 
 def timing(args: argparse.Namespace) -> None:
     bid_t, bid_cpu, bid_und, dis_t, dis_cpu, dis_und = [], [], [], [], [], []
-    for d in deals(args.hands, args.seed):
+    for d in deals(args.hands, args.seed, args.players):
         hand = cards_of(d.hands[d.seat])
-        b = bid_advice(hand, seat=d.seat, dealer=d.dealer, worlds=args.worlds, jobs=args.jobs, progress=None)
+        b = bid_advice(hand, seat=d.seat, dealer=d.dealer, worlds=args.worlds, jobs=args.jobs, progress=None,
+                       players=args.players)
         bid_t.append(b.run.seconds)
         bid_cpu.append(b.run.cpu_seconds)
         bid_und.append(b.run.undecided_worlds)
         r = discard_advice(hand, cards_of(d.dog), Contract.GARDE, seat=d.seat, dealer=d.dealer, worlds=args.worlds,
-                           jobs=args.jobs, progress=None)
+                           jobs=args.jobs, progress=None, players=args.players)
         dis_t.append(r.run.seconds)
         dis_cpu.append(r.run.cpu_seconds)
         dis_und.append(r.run.undecided_worlds)
@@ -286,7 +288,8 @@ def timing(args: argparse.Namespace) -> None:
               f" discard {r.run.seconds:.1f} s ({len(r.candidates)} candidates,"
               f" {r.run.undecided_worlds} undecided worlds)", file=sys.stderr)
     print(f"## Advice timing, {args.worlds} worlds, default budgets, -j {args.jobs or 'all'}\n")
-    print(f"`python benchmarks/advice_quality.py timing --hands {args.hands} --worlds {args.worlds}`"
+    print(f"`python benchmarks/advice_quality.py timing --hands {args.hands} --worlds {args.worlds}"
+          f" --players {args.players}`"
           f" ({time.strftime('%Y-%m-%d')})\n")
     print("| command | median wall s | max wall s | median CPU s | median undecided worlds |")
     print("|---|---|---|---|---|")
@@ -303,11 +306,12 @@ def play_position(d: Deal, tricks_left: int, rng: random.Random) -> DealRecord:
     prefix to ``tricks_left`` tricks left and 0-3 cards of the next trick."""
     hands = [cards_of(h) for h in d.hands]
     discard = simple_discard(d.hands[d.seat] | d.dog)
+    players = len(hands)
     record = DealRecord(hands=hands, dog=cards_of(d.dog), taker=d.seat, contract=Contract.GARDE,
-                        discard=list(discard), dealer=d.dealer)
+                        discard=list(discard), dealer=d.dealer, players=None if players == 4 else players)
     state = record.opening_state()
     played: List[int] = []
-    for _ in range(VARIANT.players * (VARIANT.hand_size - tricks_left) + rng.randrange(VARIANT.players)):
+    for _ in range(players * (record.variant.hand_size - tricks_left) + rng.randrange(players)):
         played.append(rng.choice(cards_of(state.legal())))
         state.play(played[-1])
     return dataclasses.replace(record, played=played)
@@ -319,7 +323,7 @@ def play(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     rows = []
     for left in (int(x) for x in args.tricks_left.split(",")):
-        for d in deals(args.positions, args.seed):
+        for d in deals(args.positions, args.seed, args.players):
             record = play_position(d, left, rng)
             res = play_advice(record, worlds=args.worlds, seed=args.seed + d.index, jobs=args.jobs, progress=None)
             state = record.state()
@@ -336,7 +340,7 @@ def play(args: argparse.Namespace) -> None:
                   + ("" if costs is None else f", advice costs {costs[res.recommendation]:g}"), file=sys.stderr)
     print(f"## Play advice, {args.worlds} worlds, default budgets, -j {args.jobs or 'all'}\n")
     print(f"`python benchmarks/advice_quality.py play --positions {args.positions} --tricks-left {args.tricks_left}"
-          f" --worlds {args.worlds} --exact-budget {args.exact_budget} --seed {args.seed}`"
+          f" --worlds {args.worlds} --exact-budget {args.exact_budget} --seed {args.seed} --players {args.players}`"
           f" ({time.strftime('%Y-%m-%d')})\n")
     print("| tricks left | positions | card classes, median | median wall s | max wall s | median CPU s"
           " | median undecided worlds | exact | advice's card: mean cost | DD-best | a random card: mean cost |")
@@ -379,6 +383,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     t.add_argument("--worlds", type=int, default=100)
     t.add_argument("--seed", type=int, default=SEED)
     t.add_argument("-j", "--jobs", type=int, default=0)
+    t.add_argument("--players", type=int, choices=[3, 4], default=4)
     pl = sub.add_parser("play")
     pl.add_argument("--positions", type=int, default=20)
     pl.add_argument("--tricks-left", default="14,10,6")
@@ -386,6 +391,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     pl.add_argument("--exact-budget", type=int, default=20_000_000)
     pl.add_argument("--seed", type=int, default=SEED)
     pl.add_argument("-j", "--jobs", type=int, default=0)
+    pl.add_argument("--players", type=int, choices=[3, 4], default=4)
     args = parser.parse_args(argv)
     {"quality": quality, "estimator": estimator, "timing": timing, "play": play}[args.command](args)
 
