@@ -31,9 +31,10 @@ from tarot_solver.cards import (
     rank_of,
     suit_of,
 )
+from tarot_solver.handcount import simple_call
 from tarot_solver.notation import format_hand
 from tarot_solver.records import VARIANT, DealRecord, write_records
-from tarot_solver.variant import THREE_PLAYERS, Contract, Variant
+from tarot_solver.variant import FIVE_PLAYERS, THREE_PLAYERS, Contract, Variant
 
 HERE = Path(__file__).resolve().parent
 #: the least point count for each contract, strongest first
@@ -76,13 +77,14 @@ def bidding(hands: List[List[int]], dealer: int) -> Tuple[List[str], Optional[Tu
     return bids, best
 
 
-def choose_discard(hand_and_dog: int) -> List[int]:
-    """Six cards: void the shortest suits, cheapest cards first; trumps only if forced."""
+def choose_discard(hand_and_dog: int, size: int = 6) -> List[int]:
+    """``size`` cards: void the shortest suits, cheapest cards first; trumps only if forced."""
     allowed = rules.discardable(hand_and_dog)
     plain = cards_of(allowed & ~TRUMPS_MASK)
     length = {s: sum(1 for c in cards_of(hand_and_dog) if suit_of(c) == s) for s in range(4)}
     plain.sort(key=lambda c: (length[suit_of(c)], half_points(c), rank_of(c)))
-    return sorted(plain[:6] + cards_of(allowed & TRUMPS_MASK)[:max(0, 6 - len(plain))])
+    return sorted(plain[:size] + cards_of(allowed & TRUMPS_MASK)[:max(0, size - len(plain))])
+
 
 
 def poignee(hand: int, variant: Variant) -> Optional[List[int]]:
@@ -143,8 +145,10 @@ def make_game(seed: int, ident: str, *, contract: Optional[Contract] = None, pla
                                      taker=taker, contract=won)
     if variant is not VARIANT:
         fields["players"] = players
+    if variant.partner_share:
+        fields["called"] = simple_call(mask_of(hands[taker]))
     if won.taker_takes_dog:
-        fields["discard"] = choose_discard(mask_of(hands[taker]) | mask_of(dog))
+        fields["discard"] = choose_discard(mask_of(hands[taker]) | mask_of(dog), variant.dog_size)
     record = DealRecord(**fields)
     if not play:
         return record
@@ -209,6 +213,13 @@ def main() -> None:
     cut = THREE_PLAYERS.players * (THREE_PLAYERS.tricks - 10)
     three_mid = dataclasses.replace(three, id="example-three-midgame", played=(three.played or [])[:cut])
     (HERE / "three-midgame.json").write_text(pretty(three_mid), encoding="utf-8")
+    # the five-player game: a whole game with a called partner, and the same with eight tricks to play
+    five = first_game(2024, "example-five", lambda r: r.partner is not None, contract=Contract.GARDE,
+                      variant=FIVE_PLAYERS)
+    (HERE / "five.json").write_text(pretty(five), encoding="utf-8")
+    cut = FIVE_PLAYERS.players * (FIVE_PLAYERS.tricks - 8)
+    five_mid = dataclasses.replace(five, id="example-five-midgame", played=(five.played or [])[:cut])
+    (HERE / "five-midgame.json").write_text(pretty(five_mid), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -25,8 +25,9 @@ halfway from its proven ends towards 0, a fifth of ``margin_budget`` each
 guessed: it counts as failed for the low end and as made for the high end of every
 interval, and the reports say how many there were.
 
-The expected score (the taker's 3U, 2U at three players, FFT scale, petit au bout,
-poignées and slams left out) is estimated per world from the margin bracket [lo, hi] proven by the
+The expected score (the taker's 3U; 2U at three players; at five players 2U in a
+world where his called partner is another player, 4U where he plays alone; FFT scale,
+petit au bout, poignées and slams left out) is estimated per world from the margin bracket [lo, hi] proven by the
 probes: the score at each end (a margin of ``m`` points scores ``±(25 + |m|)`` times the
 multiplier, rounded as the FFT rounds), and the midpoint of the two as the estimate; an
 undecided world is estimated at 0 (made or failed by a hair, at even odds).  The 95 %
@@ -53,8 +54,8 @@ from typing import Iterator, List, Optional, Sequence, Tuple, Union
 from . import rules
 from .cards import (EXCUSE_SUIT, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler,
                     mask_of, suit_mask, suit_of)
-from .errors import RecordError
-from .handcount import contract_for, hand_count, simple_discard
+from .errors import RecordError, TarotError
+from .handcount import contract_for, hand_count, simple_call, simple_discard
 from .parallel import chunks, map_ordered
 from .records import VARIANT, DealRecord, check_seat, play_setup
 from .sampling import Constraints, Sampler, View, World, hand_constraints, world_rng
@@ -87,6 +88,7 @@ class Outcome:
     low: float
     high: float
     nodes: int
+    partner: bool = False  # five players: the taker has a partner in this world (else he plays alone)
 
 
 def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget: int) -> Outcome:
@@ -111,14 +113,15 @@ def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget:
         low, high = max(low, r.margin_bounds[0]), min(high, r.margin_bounds[1])
     # each end of the bracket comes from one search, whose verdict it carries
     made = next((r.made for r in results if r.made is not None), None)
-    return Outcome(made=made, low=low, high=high, nodes=sum(r.nodes for r in results))
+    return Outcome(made=made, low=low, high=high, nodes=sum(r.nodes for r in results), partner=sum(state.camps) > 1)
 
 
-def margin_score(contract: Contract, margin: float, variant: Variant = VARIANT) -> int:
-    """The taker's score (3U; 2U at three players) for a margin in points, without bonuses (FFT rounding)."""
+def margin_score(contract: Contract, margin: float, variant: Variant = VARIANT, partner: bool = False) -> int:
+    """The taker's score (3U; 2U at three players; at five 2U with a partner, 4U alone) for a
+    margin in points, without bonuses (FFT rounding)."""
     oudlers = 3 if margin >= 0 else 0  # any count works; these keep the half-points in range
     taker_hp = variant.target_half_points(oudlers) + int(round(2 * margin))
-    return score(contract, taker_hp, oudlers, variant=variant).taker
+    return score(contract, taker_hp, oudlers, variant=variant, partner=partner).taker
 
 
 # Statistics --------------------------------------------------------------------------
@@ -172,8 +175,8 @@ def summarize(outcomes: Sequence[Outcome], contract: Contract, variant: Variant 
     n = len(outcomes)
     made = sum(1 for o in outcomes if o.made is True)
     undecided = sum(1 for o in outcomes if o.made is None)
-    low_scores = [margin_score(contract, o.low, variant) for o in outcomes]
-    high_scores = [margin_score(contract, o.high, variant) for o in outcomes]
+    low_scores = [margin_score(contract, o.low, variant, o.partner) for o in outcomes]
+    high_scores = [margin_score(contract, o.high, variant, o.partner) for o in outcomes]
     decided = [o.made is not None for o in outcomes]
     low_mean, low_se = _mean_se(low_scores)
     high_mean, high_se = _mean_se(high_scores)
@@ -215,6 +218,7 @@ class _Task:
     node_budget: int
     margin_budget: int
     view: Optional[View] = None  # play advice: the position the cards are played at
+    called: Optional[int] = None  # five players: the card the taker calls (its holder is his partner)
 
 
 _SOLVER: List[Solver] = []
@@ -248,8 +252,9 @@ def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
                 discard: Optional[Sequence[int]] = None
                 if q.contract.taker_takes_dog:
                     discard = q.discard or simple_discard(world.hands[task.taker] | world.aside, variant)
+                partner = rules.partner_of(world.hands, task.taker, task.called)
                 state = rules.opening_state(world.hands, world.aside, task.taker, q.contract, task.leader,
-                                            discard, variant)
+                                            discard, variant, partner)
             row.append(ask(solver, state, task.node_budget, task.margin_budget))
         out.append(row)
     return out, time.process_time() - cpu
@@ -273,7 +278,7 @@ class RunInfo:
 def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int, leader: int, worlds: int,
          seed: int, jobs: int, time_budget: Optional[float], node_budget: int, margin_budget: int,
          worlds_per_task: int, progress: Optional[str],
-         view: Optional[View] = None) -> Tuple[List[List[Outcome]], RunInfo]:
+         view: Optional[View] = None, called: Optional[int] = None) -> Tuple[List[List[Outcome]], RunInfo]:
     """Solve ``questions`` in worlds 0..worlds-1 (a prefix of them if time runs out)."""
     if worlds < 1:
         raise RecordError(f"the number of worlds must be at least 1, not {worlds}", token=str(worlds))
@@ -282,7 +287,7 @@ def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int,
     Sampler(constraints)  # raises here, before any process starts, if no deal fits
     start = time.monotonic()
     tasks = [_Task(constraints, seed, tuple(ws), taker, leader, tuple(questions), node_budget, margin_budget,
-                   view) for ws in chunks(range(worlds), worlds_per_task)]
+                   view, called) for ws in chunks(range(worlds), worlds_per_task)]
     rows: List[List[Outcome]] = []
     cpu = 0.0
     results: Iterator[Tuple[List[List[Outcome]], float]] = map_ordered(_run_task, tasks, jobs=jobs,
@@ -327,11 +332,12 @@ class BidAdvice:
     dealer: int
     hand: Tuple[int, ...]
     bids: Tuple[str, ...]  # the bids made before this seat, in bidding order
-    hand_count: Optional[int]  # None at three players: the count is for hands of 18
+    hand_count: Optional[int]  # None at three and five players: the count is for hands of 18
     hand_count_contract: Optional[Contract]  # what the classic count bids (None: pass)
     contracts: Tuple[ContractAdvice, ...]
     recommendation: Optional[Contract]  # None: pass
     run: RunInfo
+    called: Optional[int] = None  # five players: the card the taker calls in the worlds
 
     def advice(self, contract: Contract) -> ContractAdvice:
         return next(a for a in self.contracts if a.contract is contract)
@@ -352,6 +358,24 @@ def check_hand(hand: Sequence[int], what: str = "hand", variant: Variant = VARIA
         raise RecordError(f"the {what} holds the Petit sec (its only trump, and no Excuse): the deal is void",
                           token="T1")
     return mask
+
+
+def call_for(hand: int, called: Optional[int], variant: Variant) -> Optional[int]:
+    """The card the taker calls: at five players ``called`` (checked against his hand as
+    dealt) or else the simple policy's (:func:`~tarot_solver.handcount.simple_call`);
+    None at other tables, where ``called`` is an error."""
+    if not variant.partner_share:
+        if called is not None:
+            raise RecordError(f"no card is called at {variant.players} players (only at five)", key="called",
+                              token=card_token(called))
+        return None
+    if called is None:
+        return simple_call(hand)
+    try:
+        rules.check_call(hand, called)
+    except TarotError as e:
+        raise e.located(key="called")
+    return called
 
 
 def check_dog(hand: int, dog: Sequence[int], variant: Variant = VARIANT) -> int:
@@ -396,17 +420,19 @@ def bid_advice(hand: Sequence[int], *, seat: int = 0, dealer: Optional[int] = No
                worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED, jobs: int = 0,
                time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
                margin_budget: Optional[int] = None, progress: Optional[str] = "bid",
-               players: int = VARIANT.players) -> BidAdvice:
+               players: int = VARIANT.players, called: Optional[int] = None) -> BidAdvice:
     """Which contract ``seat`` should bid with ``hand`` (cards), by Monte Carlo.
 
-    ``margin_budget`` defaults to ``node_budget``.  ``players``: 4, or 3 (hands of 24;
-    the classic count, made for hands of 18, is then not given).  Raises
-    :class:`RecordError` on bad input and :class:`~tarot_solver.sampling.ConstraintError`
-    if no deal fits.
+    ``margin_budget`` defaults to ``node_budget``.  ``players``: 4, 3 (hands of 24) or
+    5 (hands of 15; ``called`` is the card the taker would call, by default the simple
+    policy's); the classic count, made for hands of 18, is given at four players only.
+    Raises :class:`RecordError` on bad input and
+    :class:`~tarot_solver.sampling.ConstraintError` if no deal fits.
     """
     variant = variant_for(players)
     check_seat(seat, "seat", players)
     mask = check_hand(hand, variant=variant)
+    called = call_for(mask, called, variant)
     dealer, names = bidding_position(seat, dealer, bids, players)
     prior = rules.bidding_result(names, players)
     floor = prior[1].rank if prior else 0
@@ -415,7 +441,7 @@ def bid_advice(hand: Sequence[int], *, seat: int = 0, dealer: Optional[int] = No
                       leader=(dealer + 1) % players,
                       worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
                       margin_budget=node_budget if margin_budget is None else margin_budget,
-                      worlds_per_task=BID_WORLDS_PER_TASK, progress=progress)
+                      worlds_per_task=BID_WORLDS_PER_TASK, progress=progress, called=called)
     column = {DOG_QUESTION: 0, Contract.GARDE_SANS: 1, Contract.GARDE_CONTRE: 2}
     advice = []
     for contract in CONTRACTS:
@@ -434,6 +460,7 @@ def bid_advice(hand: Sequence[int], *, seat: int = 0, dealer: Optional[int] = No
         contracts=tuple(advice),
         recommendation=best.contract if best is not None and best.summary.expected_score > 0 else None,
         run=info,
+        called=called,
     )
 
 
@@ -493,6 +520,7 @@ class DiscardAdvice:
     contract: Contract
     candidates: Tuple[DiscardCandidate, ...]  # best first
     run: RunInfo
+    called: Optional[int] = None  # five players: the card the taker called
 
     @property
     def recommendation(self) -> Tuple[int, ...]:
@@ -503,12 +531,14 @@ def discard_advice(hand: Sequence[int], dog: Sequence[int], contract: Contract, 
                    dealer: Optional[int] = None, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED,
                    jobs: int = 0, time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
                    margin_budget: Optional[int] = None, candidates: int = DEFAULT_CANDIDATES,
-                   progress: Optional[str] = "discard", players: int = VARIANT.players) -> DiscardAdvice:
-    """Which six cards the taker at ``seat`` should put aside, by Monte Carlo.
+                   progress: Optional[str] = "discard", players: int = VARIANT.players,
+                   called: Optional[int] = None) -> DiscardAdvice:
+    """Which cards (six; three at five players) the taker at ``seat`` should put aside, by Monte Carlo.
 
     Every candidate of :func:`discard_candidates` is played in the same worlds; the
     ranking is by expected score.  ``dealer`` defaults to the seat before the taker (the
-    taker leads).  ``players``: 4, or 3.  Raises :class:`RecordError` on bad input.
+    taker leads).  ``players``: 4, 3 or 5 (``called``: the card the taker called, by
+    default the simple policy's).  Raises :class:`RecordError` on bad input.
     """
     variant = variant_for(players)
     check_seat(seat, "seat", players)
@@ -517,6 +547,7 @@ def discard_advice(hand: Sequence[int], dog: Sequence[int], contract: Contract, 
                           token=contract.value)
     mask = check_hand(hand, variant=variant)
     dog_mask = check_dog(mask, dog, variant)
+    called = call_for(mask, called, variant)
     if candidates < 1:
         raise RecordError(f"the number of candidates must be at least 1, not {candidates}", token=str(candidates))
     if dealer is None:
@@ -528,12 +559,12 @@ def discard_advice(hand: Sequence[int], dog: Sequence[int], contract: Contract, 
                       leader=(dealer + 1) % players, worlds=worlds, seed=seed, jobs=jobs,
                       time_budget=time_budget, node_budget=node_budget,
                       margin_budget=node_budget if margin_budget is None else margin_budget,
-                      worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress)
+                      worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress, called=called)
     ranked = [DiscardCandidate(c, summarize([r[j] for r in rows], contract, variant), j == 0)
               for j, c in enumerate(cands)]
     ranked.sort(key=lambda d: (-d.summary.expected_score, -d.summary.p_make))
     return DiscardAdvice(seat=seat, dealer=dealer, hand=tuple(sorted(hand)), dog=tuple(sorted(dog)),
-                         contract=contract, candidates=tuple(ranked), run=info)
+                         contract=contract, candidates=tuple(ranked), run=info, called=called)
 
 
 # Play advice -------------------------------------------------------------------------
@@ -547,7 +578,8 @@ def world_position(view: View, constraints: Constraints, world: World) -> rules.
         dog, discard = view.dog or 0, cards_of(world.aside)
     else:
         dog, discard = world.aside, None
-    state = rules.opening_state(hands, dog, taker, contract, leader, discard, constraints.variant)
+    partner = rules.partner_of(hands, taker, view.called)
+    state = rules.opening_state(hands, dog, taker, contract, leader, discard, constraints.variant, partner)
     for card in view.played:
         state.play(card)
     return state
@@ -556,11 +588,12 @@ def world_position(view: View, constraints: Constraints, world: World) -> rules.
 def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: Contract, leader: int,
             dog: Optional[Sequence[int]] = None, discard: Optional[Sequence[int]] = None,
             played: Sequence[int] = (), poignees: Sequence[Tuple[int, Sequence[int]]] = (),
-            players: int = VARIANT.players) -> View:
+            players: int = VARIANT.players, called: Optional[int] = None) -> View:
     """What ``seat`` knows, checked: its ``hand`` as dealt, the ``dog`` of a prise or garde,
     the ``discard`` (the taker's six cards; for the others, the trumps shown from it),
     the cards ``played`` from the first lead and the poignées shown, at a table of
-    ``players``.  Raises :class:`RecordError` naming the key and the card that do not fit."""
+    ``players`` (at five, the card the taker ``called``).  Raises :class:`RecordError`
+    naming the key and the card that do not fit."""
     variant = variant_for(players)
     for key, value in (("seat", seat), ("taker", taker), ("leader", leader)):
         if value is not None:
@@ -568,6 +601,19 @@ def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: C
     for i, (shower, _) in enumerate(poignees):
         check_seat(shower, f"poignees[{i}]", players)
     mask = check_hand(hand, variant=variant)
+    if variant.partner_share and called is None:
+        raise RecordError("at five players the card the taker called is needed", key="called")
+    if called is not None and seat == taker:
+        call_for(mask, called, variant)
+    elif called is not None:
+        try:
+            revealed = rules.call_reveals(called) & mask
+        except TarotError as e:
+            raise e.located(key="called")
+        if revealed:
+            raise RecordError(f"calling '{card_token(called)}' shows the taker holds every card above it,"
+                              f" but seat {seat} holds '{card_token(cards_of(revealed)[0])}'", key="called",
+                              token=card_token(called))
     dog_mask = None
     if dog is None and contract.taker_takes_dog:
         raise RecordError(f"a {contract.value} shows the dog to all: it is needed", key="dog")
@@ -602,7 +648,7 @@ def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: C
         if c in played[:i]:
             raise RecordError(f"'{card_token(c)}' is played twice", key=f"played[{i}]", token=card_token(c))
     return View(seat=seat, hand=mask, taker=taker, contract=contract, leader=leader, dog=dog_mask, aside=aside,
-                played=tuple(played), poignees=tuple(shown), players=players)
+                played=tuple(played), poignees=tuple(shown), players=players, called=called)
 
 
 def equivalent_cards(state: rules.PlayState) -> List[Tuple[int, ...]]:

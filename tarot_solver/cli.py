@@ -45,6 +45,8 @@ from .solver import DEFAULT_TABLE_MB, MAX_TABLE_MB, Solver
 from .variant import VARIANTS, Contract, variant_for
 
 PROG = "tarot-solve"
+#: the highest seat of the largest table (each command checks the seat against its own table)
+MAX_SEAT = max(VARIANTS) - 1
 POIGNEE_NAMES = ("simple", "double", "triple")
 CAMP_NAMES = {True: "attack", False: "defence", None: None}
 
@@ -92,7 +94,7 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print one JS
 @click.group(cls=TarotGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name=PROG)
 def main() -> None:
-    """Double-dummy solver and hand analyzer for French Tarot (FFT rules, 4 or 3 players)."""
+    """Double-dummy solver and hand analyzer for French Tarot (FFT rules; 4, 3 or 5 players)."""
 
 
 # Formatting helpers ---------------------------------------------------------------
@@ -132,12 +134,15 @@ def _bonus_line(petit_au_bout: Optional[str], poignees: List[str], slam: Optiona
               help="A poignée declared (repeat for each one).")
 @click.option("--slam", type=click.Choice(SLAM_OUTCOMES), help="Slam outcome.")
 @click.option("--players", type=int, default=4, show_default=True,
-              help="Players at the table: 4, or 3 (the taker scores 2U).")
+              help="Players at the table: 4, 3 (the taker scores 2U) or 5 (2U, his partner U).")
+@click.option("--alone", is_flag=True, help="Five players: the taker played alone (he scores 4U).")
 @json_option
 def score_command(contract_name: str, card_points: float, oudlers: int, petit_au_bout: Optional[str],
-                  poignees: Tuple[str, ...], slam: Optional[str], players: int, as_json: bool) -> None:
+                  poignees: Tuple[str, ...], slam: Optional[str], players: int, alone: bool, as_json: bool) -> None:
     """Score one deal from the taker's card points and oudlers (FFT scale)."""
     variant = variant_for(players)
+    if alone and not variant.partner_share:
+        raise click.UsageError("--alone: only at five players is there a partner to play without")
     contract = Contract.parse(contract_name)
     half = card_points * 2
     if not half.is_integer() or not 0 <= half <= TOTAL_HALF_POINTS:
@@ -145,7 +150,8 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
                           token=f"{card_points:g}")
     res = score(contract, int(half), oudlers,
                 petit_au_bout=None if petit_au_bout is None else petit_au_bout == "attack",
-                poignees=[POIGNEE_NAMES.index(p) for p in poignees], slam=slam, variant=variant)
+                poignees=[POIGNEE_NAMES.index(p) for p in poignees], slam=slam, variant=variant,
+                partner=bool(variant.partner_share) and not alone)
     result = {
         "players": players,
         "contract": contract.value,
@@ -161,6 +167,8 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
         "taker": res.taker,
         "defender": res.defender,
     }
+    if variant.partner_share:
+        result["partner"] = res.partner
     emit(result, as_json, _render_score)
 
 
@@ -170,8 +178,11 @@ def _render_score(r: Dict[str, Any]) -> str:
         f" {_result_line(r['made'], r['margin'])}",
         _bonus_line(r["petit_au_bout"], [f"{p} poignée" for p in r["poignees"]],
                     r["slam"] and f"slam ({r['slam']})"),
-        f"unit {r['unit']}: taker {_signed(r['taker'])}, each defender {_signed(r['defender'])}"
-        + (f" ({r['players']} players)" if r["players"] != 4 else ""),
+        f"unit {r['unit']}: taker {_signed(r['taker'])}"
+        + (f", partner {_signed(r['partner'])}" if r.get("partner") is not None else "")
+        + f", each defender {_signed(r['defender'])}"
+        + (f" ({r['players']} players{', the taker alone' if 'partner' in r and r['partner'] is None else ''})"
+           if r["players"] != 4 else ""),
     ])
 
 
@@ -204,19 +215,29 @@ def replay_command(file: str, as_json: bool) -> None:
                      for (seat, _), level in zip(record.poignees or (), levels)],
         "slam": CAMP_NAMES[slam_camp],
         "slam_announced": bool(record.slam),
-        "scores": res.scores(taker, state.players),
+        "scores": res.scores(taker, state.players, record.partner),
     }
-    emit(result, as_json, _render_replay)
+    if record.called is not None:
+        result.update(called=card_token(record.called), partner=record.partner)
+    emit(result, as_json, lambda r: _render_replay(r, _called(record)))
 
 
-def _render_replay(r: Dict[str, Any]) -> str:
+def _called(record: DealRecord) -> str:
+    """`` calling KS (partner seat 4)`` at five players, else nothing."""
+    if record.called is None:
+        return ""
+    partner = record.partner
+    return f" calling {card_token(record.called)} (" + ("alone)" if partner is None else f"partner seat {partner})")
+
+
+def _render_replay(r: Dict[str, Any], called: str = "") -> str:
     title = f"game {r['id']}: " if r["id"] is not None else ""
     if r["slam"]:
         slam: Optional[str] = f"slam ({r['slam']}{', announced' if r['slam_announced'] else ''})"
     else:
         slam = "slam announced, failed" if r["slam_announced"] else None
     return "\n".join([
-        f"{title}{r['contract']} by seat {r['taker']}",
+        f"{title}{r['contract']} by seat {r['taker']}{called}",
         f"taker: {r['taker_points']} points with {r['oudlers']} oudlers (target {r['target']}):"
         f" {_result_line(r['made'], r['margin'])}",
         _bonus_line(r["petit_au_bout"], [f"{p['level']} poignée (seat {p['seat']})" for p in r["poignees"]], slam),
@@ -310,11 +331,11 @@ def _watching(solver: Solver) -> Iterator[None]:
 def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:
     taker = record.taker
     lines = [f"deal {record.id}: " if record.id is not None else "",
-             f"{record.contract.value} by seat {taker}; seat {state.to_play} to play"
+             f"{record.contract.value} by seat {taker}{_called(record)}; seat {state.to_play} to play"
              f" after {len(record.played or ())} cards"]
     lines = ["".join(lines)]
     for seat, hand in enumerate(state.hands):
-        role = "taker " if seat == taker else "defence"
+        role = "taker  " if seat == taker else "partner" if state.camps[seat] else "defence"
         lines.append(f"  seat {seat} {role}  {format_hand(cards_of(hand))}")
     if state.trick:
         lines.append("  trick so far: " + " ".join(tokens(state.trick)))
@@ -378,8 +399,23 @@ def _hand_input(arg: str) -> Tuple[List[int], Optional[DealRecord]]:
         raise e.located(file=label)
 
 
-players_option = click.option(
-    "--players", type=int, help="Players at the table: 4, or 3 (hands of 24) [default: the record's, else 4].")
+def table_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """--players and, at five players, --called."""
+    f = click.option("--called", metavar="CARD",
+                     help="Five players: the card the taker calls [default: the record's, else the taker's"
+                          " simple policy: the callable card of his longest suit].")(f)
+    return click.option("--players", type=int, help="Players at the table: 4, 3 (hands of 24) or 5 (hands of 15)"
+                                                    " [default: the record's, else 4].")(f)
+
+
+def _called_option(record: Optional[DealRecord], seat: Optional[int], called: Optional[str]) -> Optional[int]:
+    """The card called: --called, else the record's when the taker is the seat advised."""
+    if called is not None:
+        cards = _cards_option(called, "--called") or []
+        if len(cards) != 1:
+            raise RecordError(f"expected one card, got {len(cards)}", key="--called", token=called)
+        return cards[0]
+    return record.called if record is not None and seat == record.taker else None
 
 
 def _players(record: Optional[DealRecord], players: Optional[int]) -> int:
@@ -482,21 +518,21 @@ def _with_budget_options(f: Callable[..., Any]) -> Callable[..., Any]:
 
 @main.command("bid")
 @click.argument("hand")
-@click.option("--seat", type=click.IntRange(0, VARIANT.players - 1),
+@click.option("--seat", type=click.IntRange(0, MAX_SEAT),
               help="The seat whose hand it is [default: 0, or the record's taker].")
-@click.option("--dealer", type=click.IntRange(0, VARIANT.players - 1),
+@click.option("--dealer", type=click.IntRange(0, MAX_SEAT),
               help="The dealer [default: the record's, else the seat before the first bidder].")
 @click.option("--bids", metavar="BIDS",
               help="The bids made before this seat, from the dealer's right: 'pass,garde'"
                    " [default: the record's, else all passed].")
-@players_option
+@table_options
 @_with_budget_options
 @json_option
 def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Optional[str], players: Optional[int],
-                worlds: int, seed: int, jobs: int, time_budget: Optional[float], node_budget: int,
+                called: Optional[str], worlds: int, seed: int, jobs: int, time_budget: Optional[float], node_budget: int,
                 margin_budget: Optional[int], as_json: bool) -> None:
-    """Monte Carlo bid advice for HAND (18 cards, 24 at three players, as one argument, a text file, or a
-    deal record file)."""
+    """Monte Carlo bid advice for HAND (18 cards; 24 at three players, 15 at five; as one argument, a text
+    file, or a deal record file)."""
     cards, record = _hand_input(hand)
     players = _players(record, players)
     prior = None if bids is None else bids.replace(",", " ").split()
@@ -508,9 +544,10 @@ def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Opt
             prior = (list(record.bids) + ["pass"] * players)[:(seat - dealer - 1) % players]
     res = _advice.bid_advice(cards, seat=seat or 0, dealer=dealer, bids=prior, worlds=worlds, seed=seed,
                              jobs=jobs, time_budget=time_budget, node_budget=node_budget,
-                             margin_budget=margin_budget, players=players)
+                             margin_budget=margin_budget, players=players, called=_called_option(record, seat, called))
     result: Dict[str, Any] = {
         "players": players,
+        **({} if res.called is None else {"called": card_token(res.called)}),
         "seat": res.seat,
         "dealer": res.dealer,
         "hand": tokens(res.hand),
@@ -528,9 +565,10 @@ def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Opt
 
 def _render_bid(r: Dict[str, Any]) -> str:
     bids = f", after {' '.join(r['bids'])}" if r["bids"] else ""
-    lines = [f"seat {r['seat']} (dealer {r['dealer']}{bids}): {format_hand(r['hand'])}",
+    called = f", calling {r['called']}" if "called" in r else ""
+    lines = [f"seat {r['seat']} (dealer {r['dealer']}{bids}{called}): {format_hand(r['hand'])}",
              f"hand count {r['hand_count']}: {r['hand_count_contract']}" if r["hand_count"] is not None
-             else "hand count: none at three players (the classic count is for hands of 18)",
+             else f"hand count: none at {r['players']} players (the classic count is for hands of 18)",
              *_run_lines(r), "",
              f"{'contract':12s}  {_SUMMARY_HEADER}"]
     for name, s in r["contracts"].items():
@@ -563,17 +601,18 @@ def _cards_option(value: Optional[str], key: str,
 @click.argument("hand")
 @click.option("--dog", metavar="DOG", help="The six cards of the dog [default: the record's].")
 @click.option("--contract", "contract_name", metavar="C", help="prise or garde [default: the record's].")
-@click.option("--seat", type=click.IntRange(0, VARIANT.players - 1),
+@click.option("--seat", type=click.IntRange(0, MAX_SEAT),
               help="The taker's seat [default: 0, or the record's taker].")
-@click.option("--dealer", type=click.IntRange(0, VARIANT.players - 1),
+@click.option("--dealer", type=click.IntRange(0, MAX_SEAT),
               help="The dealer [default: the record's, else the seat before the taker].")
 @click.option("--candidates", type=click.IntRange(min=1), default=_advice.DEFAULT_CANDIDATES, show_default=True,
               help="Most discards to evaluate.")
-@players_option
+@table_options
 @_with_budget_options
 @json_option
 def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str], seat: Optional[int],
-                    dealer: Optional[int], candidates: int, players: Optional[int], worlds: int, seed: int, jobs: int,
+                    dealer: Optional[int], candidates: int, players: Optional[int], called: Optional[str],
+                    worlds: int, seed: int, jobs: int,
                     time_budget: Optional[float], node_budget: int, margin_budget: Optional[int],
                     as_json: bool) -> None:
     """Monte Carlo discard advice for the taker's HAND (as for bid) and the DOG."""
@@ -595,9 +634,11 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
         raise click.UsageError("missing option '--contract' (prise or garde)")
     res = _advice.discard_advice(cards, dog_cards, contract, seat=seat or 0, dealer=dealer, worlds=worlds,
                                  seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
-                                 margin_budget=margin_budget, candidates=candidates, players=players)
+                                 margin_budget=margin_budget, candidates=candidates, players=players,
+                                 called=_called_option(record, seat, called))
     result: Dict[str, Any] = {
         "players": players,
+        **({} if res.called is None else {"called": card_token(res.called)}),
         "seat": res.seat,
         "dealer": res.dealer,
         "contract": res.contract.value,
@@ -612,7 +653,8 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
 
 
 def _render_discard(r: Dict[str, Any]) -> str:
-    lines = [f"{r['contract']} by seat {r['seat']} (dealer {r['dealer']}): {format_hand(r['hand'])}",
+    called = f", calling {r['called']}" if "called" in r else ""
+    lines = [f"{r['contract']} by seat {r['seat']} (dealer {r['dealer']}{called}): {format_hand(r['hand'])}",
              f"dog: {' '.join(r['dog'])}",
              *_run_lines(r), "",
              f"{'rank':4s}  {'discard':22s}  {_SUMMARY_HEADER}"]
@@ -627,36 +669,37 @@ def _render_discard(r: Dict[str, Any]) -> str:
 
 @main.command("play")
 @click.argument("position")
-@click.option("--seat", type=click.IntRange(0, VARIANT.players - 1), help="The seat whose hand POSITION is.")
-@click.option("--taker", type=click.IntRange(0, VARIANT.players - 1), help="The taker's seat.")
+@click.option("--seat", type=click.IntRange(0, MAX_SEAT), help="The seat whose hand POSITION is.")
+@click.option("--taker", type=click.IntRange(0, MAX_SEAT), help="The taker's seat.")
 @click.option("--contract", "contract_name", metavar="C", help="The contract: prise, garde, garde_sans, garde_contre.")
-@click.option("--dealer", type=click.IntRange(0, VARIANT.players - 1),
+@click.option("--dealer", type=click.IntRange(0, MAX_SEAT),
               help="The dealer (the first lead is from his right).")
-@click.option("--leader", type=click.IntRange(0, VARIANT.players - 1), help="The seat that led the first trick.")
+@click.option("--leader", type=click.IntRange(0, MAX_SEAT), help="The seat that led the first trick.")
 @click.option("--dog", metavar="CARDS", help="The dog, shown in a prise or garde.")
 @click.option("--discard", metavar="CARDS",
               help="The taker's six discarded cards (for the taker), or the trumps shown from the discard.")
 @click.option("--played", metavar="CARDS", help="The cards played so far, from the first lead.")
-@click.option("--poignee", "poignees", type=(click.IntRange(0, VARIANT.players - 1), str), multiple=True,
+@click.option("--poignee", "poignees", type=(click.IntRange(0, MAX_SEAT), str), multiple=True,
               metavar="SEAT CARDS", help="A poignée shown: the seat and its cards (repeat for each).")
-@players_option
+@table_options
 @_with_budget_options
 @json_option
 def play_command(position: str, seat: Optional[int], taker: Optional[int], contract_name: Optional[str],
                  dealer: Optional[int], leader: Optional[int], dog: Optional[str], discard: Optional[str],
                  played: Optional[str], poignees: Tuple[Tuple[int, str], ...], players: Optional[int],
-                 worlds: int, seed: int, jobs: int,
+                 called: Optional[str], worlds: int, seed: int, jobs: int,
                  time_budget: Optional[float], node_budget: int, margin_budget: Optional[int],
                  as_json: bool) -> None:
     """Monte Carlo advice on the card to play, from what the player on turn can see.
 
     POSITION is a deal record file ('-' for stdin), whose `played` cards stop where
     the player on turn is to play; or that player's cards as dealt (typed, or a
-    text file; 18, or 24 with --players 3), with --seat, --taker, --contract, --dealer or --leader, the --dog of
+    text file; 18, or 24 with --players 3, 15 with --players 5 and --called), with --seat, --taker, --contract, --dealer or --leader, the --dog of
     a prise or garde, --discard, --played and --poignee saying what he has seen.
     """
     given = {"--seat": seat, "--taker": taker, "--contract": contract_name, "--dealer": dealer, "--leader": leader,
-             "--dog": dog, "--discard": discard, "--played": played, "--poignee": poignees or None}
+             "--dog": dog, "--discard": discard, "--played": played, "--poignee": poignees or None,
+             "--called": called}
     cards, record = ([], read_record(position)) if position == "-" else _hand_input(position)
     players = _players(record, players)
     target: Union[DealRecord, View]
@@ -684,7 +727,7 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
                                  dog=_cards_option(dog, "--dog"), discard=_cards_option(discard, "--discard"),
                                  played=_cards_option(played, "--played") or [],
                                  poignees=[(s, _cards_option(c, "--poignee") or []) for s, c in poignees],
-                                 players=players)
+                                 players=players, called=_called_option(None, seat, called))
     res = _advice.play_advice(target, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
                               node_budget=node_budget, margin_budget=margin_budget)
     result: Dict[str, Any] = {

@@ -3,7 +3,9 @@
 The hand count is the evaluation French Tarot players learn: points for the
 oudlers, trumps, honours and distribution, read against fixed thresholds to pick
 a contract.  It is the baseline the Monte Carlo advice is measured against, and
-it picks the taker and contract of the realistic benchmark deals.
+it picks the taker and contract of the realistic benchmark deals.  The simple
+policies a taker follows in the advice's worlds live here too: the discard, and at
+five players the card he calls.
 
 Scale used (one common form of it): the 21 10, the Excuse 8, the Petit 5/7/9
 with 5/6/7+ trumps (0 with fewer), 2 per trump, 1 more per major trump (16-20),
@@ -29,7 +31,7 @@ from .cards import (
     rank_of,
     suit_mask,
 )
-from .rules import discardable
+from .rules import callable_cards, discardable
 from .variant import Contract, FOUR_PLAYERS, Variant
 
 THRESHOLDS = ((81, Contract.GARDE_CONTRE), (71, Contract.GARDE_SANS), (56, Contract.GARDE), (40, Contract.PRISE))
@@ -101,6 +103,12 @@ def simple_discard(hand_and_dog: int, variant: Variant = FOUR_PLAYERS) -> List[i
         trumps = [c for c in cards_of(pool & TRUMPS_MASK) if c >= TRUMP_BASE]
         chosen.extend(trumps[: size - len(chosen)])
     return sorted(chosen)
+
+
+def simple_call(hand: int) -> int:
+    """The card a five-player taker calls (a king, unless he holds them all): the callable
+    card of his longest suit, the lowest suit on ties (a partner long where he is long)."""
+    return max(cards_of(callable_cards(hand)), key=lambda c: (count(hand & suit_mask(c // 14)), -c))
 
 
 def best_taker(hands: Sequence[int]) -> int:

@@ -45,7 +45,8 @@ from .solver import DEFAULT_TABLE_MB, Solver
 from .variant import Contract
 
 #: role names used in errors, summaries and plots
-ROLES = ("taker", "defence")
+#: the roles of the summary; the partner (five players) counts only games that had one
+ROLES = ("taker", "partner", "defence")
 
 HalfBounds = Tuple[int, int]
 
@@ -113,6 +114,7 @@ class GameAnalysis:
     undecided: int
     result: ScoreResult
     scores: List[int]
+    partner: Optional[int] = None  # the taker's called partner (five players)
 
     @property
     def complete(self) -> bool:
@@ -133,6 +135,7 @@ class GameAnalysis:
             out["line"] = line
         out.update({
             "taker": self.taker,
+            **({} if self.partner is None else {"partner": self.partner}),
             "contract": self.contract.value,
             "dd_margin": points(lo) if lo == hi else None,
             "dd_margin_bounds": [points(lo), points(hi)],
@@ -258,7 +261,8 @@ def analyze_game(record: DealRecord, options: AnalysisOptions = AnalysisOptions(
         elif cost[1] > 0:
             undecided += 1
     return GameAnalysis(id=record.id, taker=taker, contract=contract, values=values, mistakes=mistakes,
-                        undecided=undecided, result=result, scores=result.scores(taker, final.players))
+                        undecided=undecided, result=result, scores=result.scores(taker, final.players, record.partner),
+                        partner=record.partner)
 
 
 def analyze_task(item: Tuple[int, DealRecord, AnalysisOptions]) -> Dict[str, Any]:
@@ -317,7 +321,7 @@ class Summary:
     incomplete: int = 0
     undecided_cards: int = 0
     roles: Dict[str, _Tally] = field(default_factory=lambda: {r: _Tally() for r in ROLES})
-    #: by seat, as many as the largest table seen (three or four players)
+    #: by seat, as many as the largest table seen (three to five players)
     seats: List[_Tally] = field(default_factory=list)
     #: per role: exact cost in half-points -> number of errors
     costs: Dict[str, Counter] = field(default_factory=lambda: {r: Counter() for r in ROLES})
@@ -331,8 +335,9 @@ class Summary:
         self.dd_failed += game["dd_made"] is False
         self.incomplete += not game["complete"]
         self.undecided_cards += game["undecided"]
+        partner = game.get("partner")
         for role in ROLES:
-            self.roles[role].games += 1
+            self.roles[role].games += role != "partner" or partner is not None
         players = len(game["scores"])
         self.seats += [_Tally() for _ in range(players - len(self.seats))]
         for tally in self.seats[:players]:
@@ -342,7 +347,7 @@ class Summary:
             tally.made += bool(game["made"])
             tally.dd_made += game["dd_made"] is True
         for error in game["errors"]:
-            role = ROLES[error["seat"] != taker]
+            role = "taker" if error["seat"] == taker else "partner" if error["seat"] == partner else "defence"
             exact = error["cost"] is not None
             low = _half(error["cost"] if exact else error["cost_bounds"][0])
             for tally in (self.roles[role], self.seats[error["seat"]]):
@@ -361,19 +366,23 @@ class Summary:
             "dd_undecided": self.games - self.dd_made - self.dd_failed,
             "incomplete": self.incomplete,
             "undecided_cards": self.undecided_cards,
-            "roles": {role: tally.to_json() for role, tally in self.roles.items()},
+            "roles": {role: tally.to_json() for role, tally in self.roles.items() if self._shown(role)},
             "seats": [tally.to_json() for tally in self.seats],
         }
+
+    def _shown(self, role: str) -> bool:
+        """Whether a role has a row: the partner's only once a game had one."""
+        return role != "partner" or self.roles[role].games > 0
 
     def render(self) -> str:
         """The summary as a text table."""
         head = ("", "games", "taken", "made", "dd made", "errors", "errors/game", "points lost", "lost/game")
         rows = [head]
-        named = [("taker", self.roles["taker"]), ("defence", self.roles["defence"])]
+        named = [(role, self.roles[role]) for role in ROLES if self._shown(role)]
         named += [(f"seat {s}", t) for s, t in enumerate(self.seats)]
         for name, tally in named:
             j = tally.to_json()
-            taken = name != "defence"
+            taken = name not in ("partner", "defence")
             rows.append((name, str(j["games"]), str(j["taken"]) if taken else "-",
                          str(j["made"]) if taken else "-", str(j["dd_made"]) if taken else "-",
                          str(j["errors"]), _fixed(j["errors_per_game"]), str(j["points_lost"]),
@@ -399,16 +408,17 @@ class Summary:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        fig, axes = plt.subplots(len(ROLES), 1, sharex=True, figsize=(7, 5))
+        roles = [role for role in ROLES if self._shown(role)]
+        fig, axes = plt.subplots(len(roles), 1, sharex=True, figsize=(7, 2.5 * len(roles)))
         top = max([hp for c in self.costs.values() for hp in c] + [2]) / 2
         bins = [b / 2 for b in range(0, int(top * 2) + 3)]
-        for ax, role in zip(axes, ROLES):
+        for ax, role in zip(axes, roles):
             costs = self.costs[role]
-            ax.hist([hp / 2 for hp in costs], bins=bins, weights=list(costs.values()), color="C0" if
-                    role == "taker" else "C1")
+            ax.hist([hp / 2 for hp in costs], bins=bins, weights=list(costs.values()), color="C1" if
+                    role == "defence" else "C0")
             tally = self.roles[role]
             unproven = f" (at least; {tally.unproven_costs} inexact costs not drawn)" if tally.unproven_costs else ""
-            ax.set_title(f"{role}: {tally.errors} errors in {self.games} games,"
+            ax.set_title(f"{role}: {tally.errors} errors in {tally.games} games,"
                          f" {points(tally.lost_hp)} points lost{unproven}", fontsize=10)
             ax.set_ylabel("errors")
         axes[-1].set_xlabel("cost of the error (card points)")

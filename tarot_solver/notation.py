@@ -12,7 +12,8 @@ separated by ``/``::
 
     dealer=0 taker=1 contract=garde / <hand 0> / <hand 1> / <hand 2> / <hand 3> / <dog>
 
-Three hands before the dog make a three-player deal (``players`` 3 in the record).
+Three hands before the dog make a three-player deal, five a five-player deal (``players``
+in the record; ``called=KS`` names the card a five-player taker calls).
 
 On input, case does not matter, groups come in any order (a missing group is a
 void), ranks may be separated by ``.`` or ``,``, the aliases of
@@ -44,7 +45,7 @@ from .variant import VARIANTS, Contract
 
 TRUMP_GROUP = "T"
 #: deal options, in the order :func:`format_deal` writes them
-OPTIONS = ("dealer", "taker", "contract", "discard", "leader")
+OPTIONS = ("dealer", "taker", "contract", "called", "discard", "leader")
 _SEAT_OPTIONS = ("dealer", "taker", "leader")
 _RANK_RE = re.compile(r"10|.")
 
@@ -125,10 +126,12 @@ def format_hand(cards: CardsLike) -> str:
 def _parse_option(word: str) -> Dict[str, Any]:
     key, _, value = word.partition("=")
     key = key.lower()
-    if key in _SEAT_OPTIONS:
-        return {key: check_seat(int(value) if value.isdigit() else value, key)}
+    if key in _SEAT_OPTIONS:  # (checked against the deal's table size by the record)
+        return {key: check_seat(int(value) if value.isdigit() else value, key, max(VARIANTS))}
     if key == "contract":
         return {key: Contract.parse(value)}
+    if key == "called":
+        return {key: parse_card(value)}
     if key == "discard":
         return {key: parse_hand(value.replace(",", " "))}
     raise RecordError(f"unknown deal option '{key}' (expected one of {', '.join(OPTIONS)})", token=key)
@@ -156,7 +159,7 @@ def parse_deal(text: str) -> Dict[str, Any]:
             parts.pop(0)
     n = len(parts) - 1
     if n not in VARIANTS:
-        raise RecordError(f"a deal is 4 (or 3) hands and the dog separated by '/', found {len(parts)} parts")
+        raise RecordError(f"a deal is 4 (or 3, or 5) hands and the dog separated by '/', found {len(parts)} parts")
     if n != 4:
         fields["players"] = n
     keys = [f"hands[{s}]" for s in range(n)] + ["dog"]
@@ -177,6 +180,7 @@ def format_deal(
     dealer: Optional[int] = None,
     taker: Optional[int] = None,
     contract: Union[Contract, str, None] = None,
+    called: Union[int, str, None] = None,
     discard: Optional[CardsLike] = None,
     leader: Optional[int] = None,
     players: Optional[int] = None,
@@ -187,13 +191,16 @@ def format_deal(
     """
     if players is not None and players != len(hands):
         raise RecordError(f"{len(hands)} hands for {players} players", key="players", token=str(players))
-    options = [f"{key}={check_seat(value, key)}" for key, value in (("dealer", dealer), ("taker", taker))
+    n = len(hands)
+    options = [f"{key}={check_seat(value, key, n)}" for key, value in (("dealer", dealer), ("taker", taker))
                if value is not None]
     if contract is not None:
         options.append(f"contract={(contract if isinstance(contract, Contract) else Contract.parse(contract)).value}")
+    if called is not None:
+        options.append(f"called={card_token(parse_cards([called])[0])}")
     if discard is not None:
         options.append("discard=" + ",".join(tokens(sorted(parse_cards(discard)))))
     if leader is not None:
-        options.append(f"leader={check_seat(leader, 'leader')}")
+        options.append(f"leader={check_seat(leader, 'leader', n)}")
     body = " / ".join(format_hand(h) for h in [*hands, dog])
     return " ".join(options) + " / " + body if options else body

@@ -29,7 +29,7 @@ from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant, variant_for
 #: the game a record without a ``players`` key is
 VARIANT = FOUR_PLAYERS
 #: the record keys, in the order :meth:`DealRecord.to_json` writes them
-KEYS = ("id", "players", "dealer", "hands", "dog", "bids", "taker", "contract", "discard", "slam",
+KEYS = ("id", "players", "dealer", "hands", "dog", "bids", "taker", "contract", "called", "discard", "slam",
         "poignees", "leader", "played")
 PASS = "pass"
 
@@ -104,8 +104,10 @@ class DealRecord:
     poignees: Optional[List[Poignee]] = None
     bids: Optional[List[str]] = None
     id: Optional[str] = None
-    #: table size: 3 or 4; ``None`` (the key absent) is the four-player game
+    #: table size: 3, 4 or 5; ``None`` (the key absent) is the four-player game
     players: Optional[int] = None
+    #: the card the taker called (five players): its holder is his partner
+    called: Optional[int] = None
     extra: Dict[str, Any] = field(default_factory=dict)
     #: (file, record label) the record was read from, for later error messages
     origin: Tuple[Optional[str], Optional[str]] = field(default=(None, None), compare=False, repr=False)
@@ -144,6 +146,7 @@ class DealRecord:
         clash = [k for k in self.extra if k in KEYS]
         if clash:
             raise RecordError(f"'{clash[0]}' is a record key, not an extra one", key=clash[0])
+        self._check_call()
         self._check_discard()
         self._check_bids()
         self._check_poignees()
@@ -183,6 +186,35 @@ class DealRecord:
         total = sum(len(cards) for _, cards, _ in named)
         prefix = f"the deal holds {total} cards, not {NUM_CARDS}: " if total != NUM_CARDS else ""
         raise RecordError(prefix + "; ".join(notes), key=bad_key, token=token)
+
+    def _check_call(self) -> None:
+        if self.called is None:
+            return
+        if not self.variant.partner_share:
+            raise RecordError(f"no card is called at {self.variant.players} players (only at five)", key="called")
+        if self.taker is None:
+            raise RecordError("a called card needs a taker", key="called")
+        if isinstance(self.called, int) and not isinstance(self.called, bool):
+            self.called = _card_list([self.called], "called")[0]
+        elif isinstance(self.called, str):
+            cards = _card_list(self.called, "called")
+            if len(cards) != 1:
+                raise RecordError(f"expected one card, got {len(cards)}", key="called", token=self.called)
+            self.called = cards[0]
+        else:
+            raise RecordError(f"expected a card token, got {_json_type(self.called)}", key="called")
+        try:
+            rules.check_call(mask_of(self.hands[self.taker]), self.called)
+        except TarotError as e:
+            raise e.located(key="called")
+
+    @property
+    def partner(self) -> Optional[int]:
+        """The taker's called partner (five players): the seat dealt the called card; None
+        when he plays alone (he holds it, or it is in the dog) or nothing is called."""
+        if self.taker is None:
+            return None
+        return rules.partner_of([mask_of(h) for h in self.hands], self.taker, self.called)
 
     def _check_discard(self) -> None:
         if self.discard is None:
@@ -324,9 +356,12 @@ class DealRecord:
     def opening_state(self) -> rules.PlayState:
         """The position before the first lead (dog or discard already credited)."""
         taker, contract, leader = self.play_setup()
+        if self.variant.partner_share and self.called is None:
+            raise self._located(RecordError("the five-player deal cannot be played without the called card",
+                                            key="called"))
         try:
             return rules.opening_state([mask_of(h) for h in self.hands], mask_of(self.dog), taker,
-                                       contract, leader, self.discard, self.variant)
+                                       contract, leader, self.discard, self.variant, self.partner)
         except TarotError as e:
             raise self._located(e)
 
@@ -362,7 +397,8 @@ class DealRecord:
             state = self.final_state()
         return score(self.play_setup()[1], state.taker_hp, state.taker_oudlers(),
                      petit_au_bout=state.petit_au_bout(), poignees=self.poignee_levels(),
-                     slam=slam_outcome(bool(self.slam), state.slam()), variant=self.variant)
+                     slam=slam_outcome(bool(self.slam), state.slam()), variant=self.variant,
+                     partner=self.partner is not None)
 
     # JSON ------------------------------------------------------------------------
 
@@ -403,6 +439,7 @@ class DealRecord:
             "bids": list(self.bids) if self.bids is not None else None,
             "taker": self.taker,
             "contract": self.contract.value if self.contract is not None else None,
+            "called": card_token(self.called) if self.called is not None else None,
             "discard": tokens(self.discard) if self.discard is not None else None,
             "slam": self.slam,
             "poignees": None if self.poignees is None else

@@ -33,6 +33,7 @@ from .cards import (
     is_king,
     is_oudler,
     mask_of,
+    rank_of,
     suit_mask,
     suit_of,
 )
@@ -304,6 +305,53 @@ def check_discard(hand_and_dog: int, discard: Sequence[int], variant: Variant = 
     # discard that is not refused holds exactly ``trumps_needed`` trumps.
 
 
+#: the ranks a taker may call at five players, in order: king, then queen, knight, jack
+CALL_RANKS = (14, 13, 12, 11)
+_CALL_NAMES = {14: "king", 13: "queen", 12: "knight", 11: "jack"}
+
+
+def _rank_cards(rank: int) -> int:
+    return mask_of(suit * 14 + rank - 1 for suit in range(4))
+
+
+def callable_cards(hand: int) -> int:
+    """The cards a five-player taker holding ``hand`` (as dealt) may call: the kings; the
+    queens if he holds the four kings; the knights if he holds the queens too; and so on."""
+    for rank in CALL_RANKS:
+        if hand & _rank_cards(rank) != _rank_cards(rank):
+            return _rank_cards(rank)
+    raise AssertionError("unreachable: a hand holds at most 15 of the 16 honours")
+
+
+def call_reveals(called: int) -> int:
+    """The cards a call shows the taker was dealt: every card of the ranks above the one
+    called (calling a queen shows the four kings); raises :class:`IllegalMoveError` for a
+    card no hand may call."""
+    if called >= TRUMP_BASE or rank_of(called) not in CALL_RANKS:
+        raise IllegalMoveError(f"the taker calls a king (a queen, knight or jack only when he holds every card"
+                               f" above), not '{card_token(called)}'", token=card_token(called))
+    return mask_of(c for rank in CALL_RANKS if rank > rank_of(called) for c in cards_of(_rank_cards(rank)))
+
+
+def check_call(hand: int, called: int) -> None:
+    """Raise :class:`IllegalMoveError` unless ``called`` may be called from ``hand`` (as dealt)."""
+    allowed = callable_cards(hand)
+    if not allowed >> called & 1:
+        rank = _CALL_NAMES[rank_of(cards_of(allowed)[0])]
+        why = "" if rank == "king" else " (he holds every card of the ranks above)"
+        raise IllegalMoveError(f"the taker calls a {rank}{why}, not '{card_token(called)}'",
+                               token=card_token(called))
+
+
+def partner_of(hands: Sequence[int], taker: int, called: Optional[int]) -> Optional[int]:
+    """The seat holding the called card as dealt, the taker's partner; None when the taker
+    holds it himself or it lies in the dog (he then plays alone), or nothing is called."""
+    if called is None:
+        return None
+    holder = next((s for s, h in enumerate(hands) if h >> called & 1), None)
+    return None if holder == taker else holder
+
+
 def poignee_level(hand: int, shown: Sequence[int], variant: Variant = FOUR_PLAYERS) -> int:
     """Level (0 simple, 1 double, 2 triple) of a poignée; raises :class:`RecordError`."""
     sizes = variant.poignee_sizes
@@ -362,10 +410,12 @@ def opening_state(
     leader: int,
     discard: Optional[Sequence[int]] = None,
     variant: Variant = FOUR_PLAYERS,
+    partner: Optional[int] = None,
 ) -> PlayState:
-    """The position before the first lead: the dog or the discard credited as the rules say."""
+    """The position before the first lead: the dog or the discard credited as the rules say
+    (``partner``: the taker's called partner at five players, None when he plays alone)."""
     hands = list(hands)
-    camps = variant.camps(taker)
+    camps = variant.camps(taker, partner)
     state = PlayState(hands=hands, camps=camps, leader=leader, variant=variant)
     if contract.taker_takes_dog:
         if discard is None:

@@ -318,6 +318,7 @@ class View:
     discard once it is made, else None: all six cards for the taker, the trumps
     shown for the others (0 when none).  ``played``: the cards played from the first
     lead.  ``poignees``: (seat, cards shown).  ``players``: the table's size.
+    ``called``: at five players, the card the taker called (announced to all).
     """
 
     seat: int
@@ -330,6 +331,7 @@ class View:
     played: Tuple[int, ...] = ()
     poignees: Tuple[Tuple[int, int], ...] = ()
     players: int = VARIANT.players
+    called: Optional[int] = None
 
     @classmethod
     def of_record(cls, record: DealRecord, seat: int) -> "View":
@@ -343,7 +345,7 @@ class View:
                    leader=record.first_leader, dog=mask_of(record.dog) if took_dog else None, aside=aside,
                    played=tuple(record.played or ()),
                    poignees=tuple((shower, mask_of(shown)) for shower, shown in record.poignees or ()),
-                   players=record.variant.players)
+                   players=record.variant.players, called=record.called)
 
     @property
     def took_dog(self) -> bool:
@@ -355,7 +357,8 @@ class View:
         A prise or garde shows the dog to all; its discard is known to the taker, and
         only its trumps (which are shown) to the others, who also know it holds no
         king and no oudler, and that the taker kept no other discardable card if it
-        holds a trump.  Poignées show trumps (and with the Excuse shown, that no other
+        holds a trump.  A call below a king shows the taker holds every card of the ranks
+        above it.  Poignées show trumps (and with the Excuse shown, that no other
         trump is held).  The cards played are public and reveal voids.  Raises
         :class:`RecordError` where the seat's own cards contradict the play.
         """
@@ -381,6 +384,8 @@ class View:
                     if aside & TRUMPS_MASK:
                         forbidden[taker] |= rules.discardable(FULL_DECK) & ~TRUMPS_MASK
         known[self.seat] = hand
+        if self.called is not None and taker is not None and taker != self.seat:
+            known[taker] |= rules.call_reveals(self.called)  # a queen called: he holds the four kings
         for shower, shown in self.poignees:
             known[shower] |= shown
             if shown >> EXCUSE & 1:

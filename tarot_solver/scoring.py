@@ -1,8 +1,9 @@
 """FFT scoring of a finished deal.
 
 The taker's result is turned into a per-defender unit ``U`` (from the taker's
-side): the taker scores ``variant.taker_share * U`` and each defender ``-U``, so
-the table always sums to zero.  Card points come in half-points, as everywhere
+side): each defender scores ``-U`` and the taker's camp the rest (the taker
+``variant.taker_units(partner) * U``, a called partner at five ``U``), so the table
+always sums to zero.  Card points come in half-points, as everywhere
 in the project; the margin is rounded to whole points in favour of the camp that
 wins the contract (see docs/rules.md).
 """
@@ -35,15 +36,21 @@ class ScoreResult:
     made: bool
     margin: int  # signed whole points after the FFT rounding (>= 0 means made)
     unit: int  # U, per-defender unit from the taker's side
-    taker: int  # variant.taker_share * U
+    taker: int  # variant.taker_units(partner) * U
     defender: int  # -U
+    partner: Optional[int] = None  # the called partner's score (five players), U; None: no partner
 
-    def scores(self, taker: int, players: int = 4) -> List[int]:
-        """Scores by seat for a table of ``players`` with the taker at seat ``taker``."""
+    def scores(self, taker: int, players: int = 4, partner: Optional[int] = None) -> List[int]:
+        """Scores by seat for a table of ``players`` with the taker at seat ``taker`` (and his
+        called partner at ``partner``, five players)."""
         if isinstance(taker, bool) or not isinstance(taker, int) or not 0 <= taker < players:
             raise RecordError(f"taker seat '{taker}' is not in 0..{players - 1}", token=str(taker))
+        if (partner is None) != (self.partner is None) or partner == taker:
+            raise RecordError("the partner's seat and the score's partner share do not agree", token=str(partner))
         out = [self.defender] * players
         out[taker] = self.taker
+        if partner is not None and self.partner is not None:
+            out[partner] = self.partner
         if sum(out) != 0:
             raise RecordError(
                 f"a taker share of {self.taker} and defender scores of {self.defender} do not"
@@ -96,15 +103,19 @@ def score(
     poignees: Sequence[int] = (),
     slam: Optional[str] = None,
     variant: Variant = FOUR_PLAYERS,
+    partner: bool = False,
 ) -> ScoreResult:
     """Score a deal from the taker's card half-points and oudlers at the end.
 
     ``petit_au_bout``: True if the taker's camp won it, False the defence, None
     nobody.  ``poignees``: one level (0 simple, 1 double, 2 triple) per poignée
     declared, by anyone; each is paid to the camp that wins the contract.
-    ``slam``: one of :data:`SLAM_OUTCOMES` or None.  A contract name is parsed.
+    ``slam``: one of :data:`SLAM_OUTCOMES` or None.  ``partner``: the taker has a
+    called partner (five players; else he plays alone).  A contract name is parsed.
     Raises :class:`RecordError` naming the bad value.
     """
+    if partner and not variant.partner_share:
+        raise RecordError(f"no called partner at {variant.players} players", key="partner")
     if isinstance(contract, str):
         contract = Contract.parse(contract)
     elif not isinstance(contract, Contract):
@@ -131,4 +142,5 @@ def score(
     unit += sign * sum(POIGNEE_POINTS[level] for level in poignees)
     if slam is not None:
         unit += SLAM_POINTS[slam]
-    return ScoreResult(made=made, margin=margin, unit=unit, taker=variant.taker_share * unit, defender=-unit)
+    return ScoreResult(made=made, margin=margin, unit=unit, taker=variant.taker_units(partner) * unit,
+                       defender=-unit, partner=variant.partner_share * unit if partner else None)

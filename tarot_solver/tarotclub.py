@@ -18,7 +18,8 @@ They follow from the tricks:
 The result goes through :class:`~tarot_solver.records.DealRecord`, so a log with an
 illegal card or an impossible discard is refused with an error naming it.  Seats
 map South 0, East 1, North 2, West 3 (TarotClub plays in that order too; at three
-players, South, East and North).  Five-player logs are refused.
+players, South, East and North).  Five-player logs are refused: they do not say which
+king the taker called, so his partner is unknown.
 """
 
 from __future__ import annotations
@@ -132,8 +133,11 @@ def rebuild(doc: Any) -> Dict[str, Any]:
     try:
         variant = variant_for(players)
     except RecordError:
-        raise RecordError(f"a {players}-player deal: only the 3- and 4-player games are supported",
-                          key="deal_info.number_of_players", token=str(players)) from None
+        variant = None
+    if variant is None or variant.partner_share:
+        why = ": the log does not say which king was called" if variant is not None else ""
+        raise RecordError(f"a {players}-player deal cannot be converted{why} (3 and 4 players can)",
+                          key="deal_info.number_of_players", token=str(players))
     taker, contract = _seat(info, "taker", players), _contract(info)
     leader = _seat(info, "first_trick_lead", players)
     slam = info.get("slam", False)

@@ -2,16 +2,15 @@
 
 The number of players, hand and dog sizes, poignée sizes and the score shares are
 fields of a :class:`Variant`, never constants baked into the rules or the core, so
-the three- and five-player games are new instances, not a rewrite.  The
-three- and four-player games are played today (:func:`variant_for`); the five-player
-game's called partner, a camp hidden until his king falls, is not modelled yet.
+the three- and five-player games are new instances, not a rewrite (:func:`variant_for`).  At five players the
+taker's camp has two seats when his called partner is another player.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Tuple
+from typing import Optional, Tuple
 
 from .errors import RecordError
 
@@ -73,32 +72,36 @@ class Variant:
     poignee_sizes: Tuple[int, int, int]
     #: target in points by number of oudlers held at the end (0..3)
     targets: Tuple[int, int, int, int] = (56, 51, 41, 36)
-    #: taker's share of the unit U (4 players: 3U; 3 players: 2U)
-    taker_share: int = 3
+    #: the called partner's score in units U (five players; 0: the game has no partner)
+    partner_share: int = 0
 
     @property
     def tricks(self) -> int:
         return self.hand_size
 
-    def camps(self, taker: int) -> Tuple[bool, ...]:
-        """Per seat: True for the taker's camp (5 players would add the called partner)."""
-        return tuple(s == taker for s in range(self.players))
+    def camps(self, taker: int, partner: Optional[int] = None) -> Tuple[bool, ...]:
+        """Per seat: True for the taker's camp (the taker, and his called partner at five)."""
+        return tuple(s == taker or s == partner for s in range(self.players))
+
+    def taker_units(self, partner: bool = False) -> int:
+        """The taker's score in units U: each defender pays U to his camp, less his partner's share
+        (3U at four players, 2U at three; at five 2U with a partner, 4U alone)."""
+        defenders = self.players - 1 - (1 if partner else 0)
+        return defenders - (self.partner_share if partner else 0)
 
     def target_half_points(self, oudlers: int) -> int:
         return 2 * self.targets[oudlers]
 
 
 FOUR_PLAYERS = Variant(players=4, hand_size=18, dog_size=6, poignee_sizes=(10, 13, 15))
-THREE_PLAYERS = Variant(players=3, hand_size=24, dog_size=6, poignee_sizes=(13, 15, 18), taker_share=2)
+THREE_PLAYERS = Variant(players=3, hand_size=24, dog_size=6, poignee_sizes=(13, 15, 18))
+FIVE_PLAYERS = Variant(players=5, hand_size=15, dog_size=3, poignee_sizes=(8, 10, 13), partner_share=1)
 
-VARIANTS = {v.players: v for v in (THREE_PLAYERS, FOUR_PLAYERS)}
+VARIANTS = {v.players: v for v in (THREE_PLAYERS, FOUR_PLAYERS, FIVE_PLAYERS)}
 
 
 def variant_for(players: object) -> Variant:
     """The variant of a table of ``players``; :class:`RecordError` (key ``players``) if none is played."""
     if isinstance(players, int) and not isinstance(players, bool) and players in VARIANTS:
         return VARIANTS[players]
-    if players == 5:
-        raise RecordError("the five-player game is not supported yet (its called partner is not modelled):"
-                          " players is 3 or 4", key="players", token="5")
-    raise RecordError(f"bad number of players '{players}': 3 or 4", key="players", token=str(players))
+    raise RecordError(f"bad number of players '{players}': 3, 4 or 5", key="players", token=str(players))

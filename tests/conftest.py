@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, List, Tuple
 import pytest
 
 from tarot_solver.cards import card_token, cards_of
+from tarot_solver.errors import TarotError
 from tarot_solver.records import DealRecord
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +33,25 @@ def default_sigint() -> None:
 def load_json(name: str) -> Dict[str, Any]:
     """A fresh copy of the JSON object of an example file."""
     return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+
+
+def record_error(obj: Dict[str, Any]) -> TarotError:
+    """The error reading ``obj`` as a record of file "f", line 1."""
+    with pytest.raises(TarotError) as info:
+        DealRecord.from_json(obj, file="f", record="line 1")
+    return info.value
+
+
+@pytest.fixture
+def three_obj() -> Dict[str, Any]:
+    """The three-player example game (examples/three.json) as a mutable JSON object."""
+    return load_json("three.json")
+
+
+@pytest.fixture
+def five_obj() -> Dict[str, Any]:
+    """The five-player example game (examples/five.json) as a mutable JSON object."""
+    return load_json("five.json")
 
 
 @pytest.fixture

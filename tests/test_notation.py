@@ -94,7 +94,7 @@ def test_the_example_hand_file() -> None:
 
 
 @pytest.mark.parametrize("text, error, fragment", [
-    ("S:K / S:Q", RecordError, "a deal is 4 (or 3) hands and the dog separated by '/', found 2 parts"),
+    ("S:K / S:Q", RecordError, "a deal is 4 (or 3, or 5) hands and the dog separated by '/', found 2 parts"),
     ("dealer=x / a / b / c / d / e", RecordError, "key 'dealer': bad seat"),
     ("dealer=5 / a / b / c / d / e", RecordError, "key 'dealer': bad seat '5'"),
     ("contract=gard / a / b / c / d / e", RecordError, "key 'contract': unknown contract 'gard'"),

@@ -25,7 +25,8 @@ def error_of(obj: Any, **where: Any) -> TarotError:
 # Good records ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["game.json", "deal.json"])
+@pytest.mark.parametrize("name", ["game.json", "deal.json", "three.json", "three-midgame.json", "five.json",
+                                  "five-midgame.json"])
 def test_examples_are_canonical(name: str) -> None:
     obj = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
     record = DealRecord.from_json(obj)

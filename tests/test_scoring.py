@@ -6,7 +6,7 @@ import pytest
 
 from tarot_solver.errors import RecordError, TarotError
 from tarot_solver.scoring import SLAM_OUTCOMES, ScoreResult, margin_points, score, slam_outcome
-from tarot_solver.variant import CONTRACTS, FOUR_PLAYERS, THREE_PLAYERS, Contract
+from tarot_solver.variant import CONTRACTS, FIVE_PLAYERS, FOUR_PLAYERS, THREE_PLAYERS, Contract
 
 G, GS, P, GC = Contract.GARDE, Contract.GARDE_SANS, Contract.PRISE, Contract.GARDE_CONTRE
 
@@ -147,6 +147,19 @@ def test_three_player_shares():
     r = score(G, 2 * 51, 2, variant=THREE_PLAYERS)
     assert (r.unit, r.taker, r.defender) == (70, 140, -70)
     assert r.scores(1, players=3) == [-70, 140, -70]
+
+
+def test_five_player_shares():
+    with_partner = score(G, 2 * 51, 2, variant=FIVE_PLAYERS, partner=True)
+    assert (with_partner.unit, with_partner.taker, with_partner.partner) == (70, 140, 70)
+    assert with_partner.scores(1, players=5, partner=3) == [-70, 140, -70, 70, -70]
+    alone = score(G, 2 * 51, 2, variant=FIVE_PLAYERS)
+    assert (alone.taker, alone.partner) == (280, None)
+    assert alone.scores(4, players=5) == [-70, -70, -70, -70, 280]
+    with pytest.raises(TarotError, match="do not agree"):
+        with_partner.scores(1, players=5)
+    with pytest.raises(TarotError, match="no called partner at 4 players"):
+        score(G, 2 * 51, 2, partner=True)
 
 
 def test_score_result_is_frozen():

@@ -16,7 +16,7 @@ from tarot_solver._core import Core
 from tarot_solver import solver as solver_module
 from tarot_solver.solver import Solver, position_args
 from tarot_solver.errors import IllegalMoveError
-from tarot_solver.variant import CONTRACTS, FOUR_PLAYERS, THREE_PLAYERS, Contract, Variant
+from tarot_solver.variant import CONTRACTS, FIVE_PLAYERS, FOUR_PLAYERS, THREE_PLAYERS, Contract, Variant
 
 N_ENDGAMES = 2400
 
@@ -110,9 +110,8 @@ def test_three_players_agree_with_reference_minimax(solver: Solver) -> None:
 
 
 def test_five_players_with_a_partner_agree_with_reference_minimax(solver: Solver) -> None:
-    # five players, the taker's camp two seats (his called partner), the dog of three:
-    # the game is not played end to end yet, but the core already takes it as data
-    five = Variant(players=5, hand_size=15, dog_size=3, poignee_sizes=(8, 10, 13), taker_share=2)
+    # five players, the taker's camp two seats (his called partner), the dog of three
+    five = FIVE_PLAYERS
     rng = random.Random(5)
     for _ in range(300):
         st = random_position(rng, rng.choice((1, 2, 3)), five)

@@ -1,0 +1,222 @@
+"""The five-player game: the called card and the partner it makes, from records to advice."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from typing import Any, Dict, List
+
+import pytest
+from click.testing import CliRunner
+
+from tarot_solver import rules, tarotclub
+from tarot_solver.advice import bid_advice, discard_advice, play_advice, view_of
+from tarot_solver.cards import cards_of, mask_of, parse_card
+from tarot_solver.cli import main
+from tarot_solver.errors import TarotError
+from tarot_solver.history import AnalysisOptions, Summary, analyze_game
+from tarot_solver.notation import format_deal, parse_deal
+from tarot_solver.records import DealRecord, read_record
+from tarot_solver.sampling import Sampler, View, world_rng
+from tarot_solver.solver import Solver
+from tarot_solver.variant import FIVE_PLAYERS, Contract
+
+from conftest import EXAMPLES, record_error
+from reference import minimax
+
+
+def run(args: List[str]) -> Any:
+    return CliRunner().invoke(main, args)
+
+
+def unplayed(obj: Dict[str, Any], **change: Any) -> Dict[str, Any]:
+    out = {k: v for k, v in obj.items() if k != "played"}
+    out.update(change)
+    return out
+
+
+# The call ------------------------------------------------------------------------------
+
+
+def test_callable_cards_and_what_a_call_shows() -> None:
+    kings = mask_of(parse_card(t) for t in ("KS", "KH", "KD", "KC"))
+    assert rules.callable_cards(0) == kings
+    assert rules.callable_cards(kings) == mask_of(parse_card(t) for t in ("QS", "QH", "QD", "QC"))
+    assert rules.call_reveals(parse_card("KD")) == 0 and rules.call_reveals(parse_card("QD")) == kings
+    with pytest.raises(TarotError, match="calls a king"):
+        rules.call_reveals(parse_card("10D"))
+    with pytest.raises(TarotError, match=r"calls a queen \(he holds every card of the ranks above\), not 'KS'"):
+        rules.check_call(kings, parse_card("KS"))
+
+
+# Records -------------------------------------------------------------------------------
+
+
+def test_the_partner_scores_one_unit_and_the_taker_two(five_obj: Dict[str, Any]) -> None:
+    record = DealRecord.from_json(five_obj)
+    assert record.variant is FIVE_PLAYERS and (record.called, record.partner) == (parse_card("KS"), 4)
+    state = record.final_state()
+    assert state.tricks_done == 15 and state.camps == (False, False, True, False, True)
+    result = record.score(state)
+    assert result.scores(record.taker, 5, record.partner) == [-result.unit] * 2 + [2 * result.unit, -result.unit,
+                                                                                  result.unit]
+
+
+def test_alone_when_the_called_card_is_his_own_or_in_the_dog(five_obj: Dict[str, Any]) -> None:
+    own = next(t for t in five_obj["hands"][2] if t.startswith("K"))
+    alone = DealRecord.from_json(unplayed(five_obj, called=own))
+    assert alone.partner is None and alone.opening_state().camps == (False, False, True, False, False)
+    in_dog = copy.deepcopy(five_obj)
+    del in_dog["played"], in_dog["discard"]
+    in_dog["contract"], in_dog["bids"] = "garde_sans", None
+    hands, dog = in_dog["hands"], in_dog["dog"]
+    hands[4].remove("KS"), dog.remove("9S"), hands[4].append("9S"), dog.append("KS")
+    record = DealRecord.from_json(in_dog)
+    assert record.called == parse_card("KS") and record.partner is None
+
+
+@pytest.mark.parametrize("change, key, fragment", [
+    ({"called": "QS"}, "called", "calls a king, not 'QS'"),
+    ({"called": "T21"}, "called", "calls a king"),
+    ({"called": "KS KH"}, "called", "expected one card, got 2"),
+    ({"called": "ZZ"}, "called", "unknown"),
+    ({"called": True}, "called", "expected a card token"),
+    ({"players": 4}, "hands", "expected 4 hands, got 5"),
+    ({"taker": 5}, "taker", "seats are integers 0..4"),
+])
+def test_bad_five_player_records(five_obj: Dict[str, Any], change: Dict[str, Any], key: str, fragment: str) -> None:
+    err = record_error(unplayed(five_obj, **change))
+    assert err.key == key and fragment in str(err) and str(err).startswith("f: line 1")
+
+
+def test_a_call_belongs_to_the_five_player_game() -> None:
+    obj = json.loads((EXAMPLES / "deal.json").read_text(encoding="utf-8"))
+    obj["called"] = "KS"
+    assert "no card is called at 4 players" in str(record_error(obj))
+
+
+def test_no_play_without_the_called_card(five_obj: Dict[str, Any]) -> None:
+    del five_obj["called"]
+    err = record_error(five_obj)
+    assert err.key == "called" and "cannot be played without the called card" in str(err)
+
+
+def test_one_line_notation_round_trip() -> None:
+    record = read_record(EXAMPLES / "five.json")
+    text = format_deal(record.hands, record.dog, dealer=record.dealer, taker=record.taker, contract=record.contract,
+                       called=record.called, discard=record.discard)
+    assert " called=KS " in text
+    fields = parse_deal(text)
+    assert fields["players"] == 5 and format_deal(**fields) == text
+    assert DealRecord(**fields).partner == 4
+
+
+# Solving, replay, analysis ----------------------------------------------------------------
+
+
+def test_the_core_agrees_with_the_reference_along_the_example_game() -> None:
+    record = read_record(EXAMPLES / "five.json")
+    solver = Solver(table_mb=16)
+    for cut in (74, 71, 68, 63, 61):
+        state = record.opening_state()
+        for card in (record.played or [])[:cut]:
+            state.play(card)
+        assert solver.solve(state).margin == minimax(state.copy()) / 2
+
+
+def test_cli_replay_solve_and_score() -> None:
+    out = json.loads(run(["replay", str(EXAMPLES / "five.json"), "--json"]).output)
+    assert (out["called"], out["partner"], len(out["scores"]), sum(out["scores"])) == ("KS", 4, 5, 0)
+    text = run(["solve", str(EXAMPLES / "five-midgame.json")]).output
+    assert "calling KS (partner seat 4)" in text and "seat 4 partner" in text and "trick 15:" in text
+    score = json.loads(run(["score", "--contract", "garde", "--points", "49", "--oudlers", "2", "--players", "5",
+                            "--json"]).output)
+    assert (score["unit"], score["taker"], score["partner"], score["defender"]) == (66, 132, 66, -66)
+    alone = json.loads(run(["score", "--contract", "garde", "--points", "49", "--oudlers", "2", "--players", "5",
+                            "--alone", "--json"]).output)
+    assert (alone["taker"], alone["partner"]) == (264, None)
+    res = run(["score", "--contract", "garde", "--points", "49", "--oudlers", "2", "--alone"])
+    assert res.exit_code == 2 and "--alone" in res.output
+
+
+def test_analysis_counts_the_partner_apart() -> None:
+    five = read_record(EXAMPLES / "five.json")
+    four = read_record(EXAMPLES / "game.json")
+    lines = [analyze_game(r, AnalysisOptions(node_limit=200_000, first_trick=r.variant.tricks - 2)).to_json(i)
+             for i, r in enumerate((five, four), 1)]
+    assert lines[0]["partner"] == 4 and "partner" not in lines[1]
+    summary = Summary()
+    for line in lines:
+        summary.add(line)
+    j = summary.to_json()
+    assert j["roles"]["partner"]["games"] == 1 and j["roles"]["taker"]["games"] == 2
+    assert [s["games"] for s in j["seats"]] == [2, 2, 2, 2, 1]
+    assert "partner" in summary.render()
+    four_only = Summary()
+    four_only.add(lines[1])
+    assert "partner" not in four_only.to_json()["roles"] and "partner" not in four_only.render()
+
+
+def test_tarotclub_five_player_logs_are_refused() -> None:
+    doc = json.loads((EXAMPLES.parent / "tests" / "data" / "tarotclub" / "h03_guard.json").read_text())
+    doc["deal_info"]["number_of_players"] = 5
+    with pytest.raises(TarotError, match="does not say which king was called"):
+        tarotclub.to_record(doc)
+
+
+# Advice ----------------------------------------------------------------------------------
+
+
+def test_a_queen_called_shows_the_four_kings_to_the_defence(five_obj: Dict[str, Any]) -> None:
+    record = DealRecord.from_json(five_obj)
+    view = dataclasses.replace(View.of_record(record, 0), called=parse_card("QS"), played=())
+    kings = rules.call_reveals(parse_card("QS"))
+    assert view.constraints().known[2] & kings == kings
+    sampler = Sampler(view.constraints())
+    assert all(sampler.sample(world_rng(1, i)).hands[2] & kings == kings for i in range(10))
+    with pytest.raises(TarotError, match="shows the taker holds every card above it, but seat 4 holds 'KS'"):
+        view_of(4, record.hands[4], taker=2, contract=Contract.GARDE, leader=0, dog=record.dog, players=5,
+                called=parse_card("QS"))
+
+
+def test_play_advice_from_a_record_and_from_a_view_agree() -> None:
+    record = read_record(EXAMPLES / "five-midgame.json")
+    seat = record.position().to_play
+    by_record = play_advice(record, worlds=4, seed=3, jobs=1, progress=None)
+    view = view_of(seat, record.hands[seat], taker=record.taker, contract=Contract.GARDE,
+                   leader=record.first_leader, dog=record.dog, discard=[c for c in record.discard or []
+                                                                        if c >= 56],
+                   played=record.played or [], players=5, called=record.called)
+    by_view = play_advice(view, worlds=4, seed=3, jobs=1, progress=None)
+    assert by_record.choices == by_view.choices and by_record.taker_camp  # seat 4 is the partner
+    with pytest.raises(TarotError, match="the card the taker called is needed"):
+        view_of(seat, record.hands[seat], taker=record.taker, contract=Contract.GARDE, leader=0, dog=record.dog,
+                players=5)
+
+
+def test_bid_and_discard_advice_call_a_card() -> None:
+    record = read_record(EXAMPLES / "five.json")
+    hand = record.hands[2]
+    bid = bid_advice(hand, seat=2, dealer=4, bids=["pass", "pass"], worlds=4, seed=1, jobs=1, node_budget=20_000,
+                     progress=None, players=5)
+    assert bid.called == parse_card("KS") and bid.hand_count is None
+    discard = discard_advice(hand, record.dog, Contract.GARDE, seat=2, worlds=2, seed=1, jobs=1, node_budget=20_000,
+                             candidates=3, progress=None, players=5, called=parse_card("KH"))
+    assert discard.called == parse_card("KH") and all(len(c.discard) == 3 for c in discard.candidates)
+    with pytest.raises(TarotError, match="no card is called at 4 players"):
+        bid_advice(cards_of(mask_of(read_record(EXAMPLES / "deal.json").hands[0])), worlds=1, progress=None,
+                   called=parse_card("KS"))
+
+
+def test_cli_advice_at_five_players() -> None:
+    record = read_record(EXAMPLES / "five.json")
+    hand = " ".join(record.to_json()["hands"][2])
+    res = run(["bid", hand, "--players", "5", "--called", "KH", "--worlds", "2", "--node-budget", "20000", "-j", "1",
+               "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["called"] == "KH"
+    res = run(["play", str(EXAMPLES / "five-midgame.json"), "--worlds", "2", "-j", "1", "--json"])
+    assert res.exit_code == 0 and json.loads(res.output)["camp"] == "taker"
+    res = run(["bid", hand, "--players", "5", "--called", "QS", "--worlds", "1"])
+    assert res.exit_code == 2 and "key '--called'" not in res.output and "calls a king, not 'QS'" in res.output
