@@ -46,7 +46,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from tarot_solver import rules
 from tarot_solver.advice import Z95, Outcome, ask, bid_advice, discard_advice, margin_score, play_advice
 from tarot_solver.cards import cards_of, mask_of
-from tarot_solver.handcount import best_taker, contract_for, hand_count, simple_discard
+from tarot_solver.handcount import best_taker, contract_for, hand_count, simple_call, simple_discard
 from tarot_solver.parallel import map_ordered
 from tarot_solver.records import VARIANT, DealRecord
 from tarot_solver.sampling import Sampler, hand_constraints, world_rng
@@ -302,13 +302,17 @@ def timing(args: argparse.Namespace) -> None:
 
 
 def play_position(d: Deal, tricks_left: int, rng: random.Random) -> DealRecord:
-    """The deal played as a garde by its deciding seat (simple discard), cut by a random legal
-    prefix to ``tricks_left`` tricks left and 0-3 cards of the next trick."""
+    """The deal played as a garde by its deciding seat (simple discard; at five players the
+    simple call), cut by a random legal prefix to ``tricks_left`` tricks left and some cards
+    of the next trick."""
     hands = [cards_of(h) for h in d.hands]
-    discard = simple_discard(d.hands[d.seat] | d.dog)
     players = len(hands)
+    variant = variant_for(players)
+    discard = simple_discard(d.hands[d.seat] | d.dog, variant)
+    called = simple_call(d.hands[d.seat]) if variant.partner_share else None
     record = DealRecord(hands=hands, dog=cards_of(d.dog), taker=d.seat, contract=Contract.GARDE,
-                        discard=list(discard), dealer=d.dealer, players=None if players == 4 else players)
+                        discard=list(discard), dealer=d.dealer, players=None if players == 4 else players,
+                        called=called)
     state = record.opening_state()
     played: List[int] = []
     for _ in range(players * (record.variant.hand_size - tricks_left) + rng.randrange(players)):
@@ -383,7 +387,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     t.add_argument("--worlds", type=int, default=100)
     t.add_argument("--seed", type=int, default=SEED)
     t.add_argument("-j", "--jobs", type=int, default=0)
-    t.add_argument("--players", type=int, choices=[3, 4], default=4)
+    t.add_argument("--players", type=int, choices=[3, 4, 5], default=4)
     pl = sub.add_parser("play")
     pl.add_argument("--positions", type=int, default=20)
     pl.add_argument("--tricks-left", default="14,10,6")
@@ -391,7 +395,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     pl.add_argument("--exact-budget", type=int, default=20_000_000)
     pl.add_argument("--seed", type=int, default=SEED)
     pl.add_argument("-j", "--jobs", type=int, default=0)
-    pl.add_argument("--players", type=int, choices=[3, 4], default=4)
+    pl.add_argument("--players", type=int, choices=[3, 4, 5], default=4)
     args = parser.parse_args(argv)
     {"quality": quality, "estimator": estimator, "timing": timing, "play": play}[args.command](args)
 

@@ -45,6 +45,7 @@ from tarot_solver.cards import cards_of  # noqa: E402
 from tarot_solver.records import DealRecord  # noqa: E402
 from tarot_solver.rules import PlayState  # noqa: E402
 from tarot_solver.solver import Solver  # noqa: E402
+from tarot_solver.variant import variant_for  # noqa: E402
 
 FRONTIER_SEED = 7
 
@@ -61,8 +62,8 @@ def cut(state: PlayState, tricks_left: int, rng: random.Random) -> PlayState:
 @functools.lru_cache(maxsize=None)
 def deal_records(seed: Optional[int] = None, players: int = 4) -> List[Dict]:
     """The fixed set, or the deals drawn from ``seed`` (about a minute to draw:
-    drawn once per run, not once per depth); three-player deals are always drawn
-    (from the fixed set's seed by default)."""
+    drawn once per run, not once per depth); three- and five-player deals are always
+    drawn (from the fixed set's seed by default)."""
     if players != 4:
         return build(SEED if seed is None else seed, players)
     return load() if seed is None else build(seed)
@@ -189,8 +190,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, help="draw the deals from this seed instead of deals.jsonl (held out)")
     ap.add_argument("--targets", default="", help="targets: margins to probe, in points")
     ap.add_argument("--exact", action="store_true", help="targets: also solve each position exactly")
-    ap.add_argument("--players", type=int, choices=[3, 4], default=4,
-                    help="3: realistic three-player deals drawn from --seed (default: the fixed set's seed)")
+    ap.add_argument("--players", type=int, choices=[3, 4, 5], default=4,
+                    help="3 or 5: realistic deals of that table drawn from --seed (default: the fixed set's seed)")
     ap.add_argument("--json", help="also write the rows to this file")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
@@ -213,7 +214,7 @@ def main() -> None:
             rows.append(dict(row, depth=a.depth))
             print(fmt(row, f"{a.depth} left") + tail(row), flush=True)
     else:
-        full = 24 if a.players == 3 else 18
+        full = variant_for(a.players).tricks
         depths = [full] if a.what == "full" else [int(d) for d in a.depths.split(",")]
         for d in depths:
             states = pick(positions(d, a.deals, a.seed, a.players), a.only)

@@ -8,10 +8,11 @@ ones; random deals with a random taker are mostly lopsided and easy.
 ``python benchmarks/deals.py`` rewrites ``benchmarks/deals.jsonl`` (deterministic
 from the seed); the benchmarks read that file.
 
-Three-player deals (``players=3``) are drawn the same way; the classic count, made
-for hands of 18, is read on a hand of 24 scaled by 18/24, so that its thresholds
-keep their meaning (an approximation: the three-player game has no count of its own
-in this project).
+Three- and five-player deals (``players=3`` or ``5``) are drawn the same way; the
+classic count, made for hands of 18, is read on a hand of 24 or 15 scaled to 18
+cards, so that its thresholds keep their meaning (an approximation: those games have
+no count of their own in this project).  At five players the taker calls by the
+simple policy (``tarot_solver.handcount.simple_call``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Dict, Iterator, List
 
 from tarot_solver.cards import mask_of, sorted_tokens, tokens
-from tarot_solver.handcount import contract_for, hand_count, simple_discard
+from tarot_solver.handcount import contract_for, hand_count, simple_call, simple_discard
 from tarot_solver.rules import is_petit_sec
 from tarot_solver.variant import Contract, variant_for
 
@@ -36,7 +37,8 @@ QUOTAS = {Contract.PRISE: 20, Contract.GARDE: 18, Contract.GARDE_SANS: 8, Contra
 def realistic_deals(seed: int = SEED, players: int = 4) -> Iterator[Dict]:
     """Endless realistic deal records (FORMATS.md dicts) from a seed."""
     rng = random.Random(seed)
-    size = variant_for(players).hand_size
+    variant = variant_for(players)
+    size = variant.hand_size
     n = 0
     while True:
         deck = list(range(78))
@@ -63,15 +65,17 @@ def realistic_deals(seed: int = SEED, players: int = 4) -> Iterator[Dict]:
         }
         if players != 4:
             rec["players"] = players
+        if variant.partner_share:
+            rec["called"] = tokens([simple_call(masks[taker])])[0]
         if contract.taker_takes_dog:
-            rec["discard"] = tokens(simple_discard(masks[taker] | mask_of(dog)))
+            rec["discard"] = tokens(simple_discard(masks[taker] | mask_of(dog), variant))
         yield rec
 
 
 def build(seed: int = SEED, players: int = 4) -> List[Dict]:
-    """The benchmark set: the first deals of each contract up to its quota; at three
-    players, the first 52 deals whatever their contract (the scaled count rarely
-    bids more than a garde there)."""
+    """The benchmark set: the first deals of each contract up to its quota; at three and
+    five players, the first 52 deals whatever their contract (the scaled count's mix of
+    contracts is not the four-player game's)."""
     if players != 4:
         return list(itertools.islice(realistic_deals(seed, players), sum(QUOTAS.values())))
     left = dict(QUOTAS)
