@@ -160,7 +160,7 @@ class DealRecord:
     # Validation ------------------------------------------------------------------
 
     def _check_deck(self) -> None:
-        """78 distinct cards: the hands (4 of 18, or 3 of 24) and a dog of 6."""
+        """78 distinct cards: the hands and the dog of the variant (4 of 18 and 6; 3 of 24 and 6; 5 of 15 and 3)."""
         named = [(f"hands[{s}]", h, self.variant.hand_size) for s, h in enumerate(self.hands)]
         named.append(("dog", self.dog, self.variant.dog_size))
         wrong = [(key, f"{key} has {len(cards)} cards, expected {size}")

@@ -85,11 +85,7 @@ class Constraints:
 
     @property
     def players(self) -> int:
-        return len(self.sizes) - 1
-
-    @property
-    def aside(self) -> int:
-        """The index of the aside location (after the seats)."""
+        """The number of seats, which is also the index of the aside location (after the seats)."""
         return len(self.sizes) - 1
 
     @property
@@ -269,7 +265,7 @@ class Sampler:
         """One world drawn uniformly (Petit sec deals redrawn)."""
         for _ in range(MAX_REDRAWS):
             held = self._draw(rng)
-            aside = self.constraints.aside
+            aside = self.constraints.players
             world = World(hands=held[:aside], aside=held[aside])
             sec = [s for s, h in enumerate(self.constraints.dealt_hands(world)) if rules.is_petit_sec(h)]
             if not sec:
@@ -384,8 +380,13 @@ class View:
                     if aside & TRUMPS_MASK:
                         forbidden[taker] |= rules.discardable(FULL_DECK) & ~TRUMPS_MASK
         known[self.seat] = hand
-        if self.called is not None and taker is not None and taker != self.seat:
-            known[taker] |= rules.call_reveals(self.called)  # a queen called: he holds the four kings
+        if self.called is not None and taker is not None:
+            # a queen called: the four kings were dealt to the taker (with the dog taken, a
+            # discardable card of them may lie in the discard)
+            revealed = rules.call_reveals(self.called)
+            for loc in range(n + 1):
+                if loc != taker and not (loc == n and dog_taken is not None):
+                    forbidden[loc] |= revealed
         for shower, shown in self.poignees:
             known[shower] |= shown
             if shown >> EXCUSE & 1:

@@ -146,7 +146,7 @@ def test_worlds_of_the_three_player_game_respect_what_the_seat_saw() -> None:
     record = read_record(EXAMPLES / "three-midgame.json")
     seat = record.position().to_play
     constraints = record_constraints(record, seat)
-    assert constraints.sizes == (10, 10, 10, 6) and constraints.aside == 3
+    assert constraints.sizes == (10, 10, 10, 6) and constraints.players == 3
     sampler = Sampler(constraints)
     for i in range(20):
         world = sampler.sample(world_rng(7, i))
