@@ -715,6 +715,8 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
                 raise click.UsageError(f"missing option '{flag}' (with a hand as POSITION)")
         if dealer is None and leader is None:
             raise click.UsageError("missing option '--dealer' or '--leader' (with a hand as POSITION)")
+        if called is None and variant_for(players).partner_share:
+            raise click.UsageError("missing option '--called' (the card the taker called, at five players)")
         assert seat is not None and contract_name is not None
         if dealer is not None:
             check_seat(dealer, "--dealer", players)

@@ -219,5 +219,8 @@ def test_cli_advice_at_five_players() -> None:
     assert json.loads(res.output)["called"] == "KH"
     res = run(["play", str(EXAMPLES / "five-midgame.json"), "--worlds", "2", "-j", "1", "--json"])
     assert res.exit_code == 0 and json.loads(res.output)["camp"] == "taker"
+    res = run(["play", hand, "--players", "5", "--seat", "2", "--taker", "2", "--contract", "garde_sans",
+               "--leader", "0"])
+    assert res.exit_code == 2 and "missing option '--called'" in res.output
     res = run(["bid", hand, "--players", "5", "--called", "QS", "--worlds", "1"])
     assert res.exit_code == 2 and "key '--called'" not in res.output and "calls a king, not 'QS'" in res.output
