@@ -529,7 +529,8 @@ def _with_budget_options(f: Callable[..., Any]) -> Callable[..., Any]:
 @_with_budget_options
 @json_option
 def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Optional[str], players: Optional[int],
-                called: Optional[str], worlds: int, seed: int, jobs: int, time_budget: Optional[float], node_budget: int,
+                called: Optional[str], worlds: int, seed: int, jobs: int, time_budget: Optional[float],
+                node_budget: int,
                 margin_budget: Optional[int], as_json: bool) -> None:
     """Monte Carlo bid advice for HAND (18 cards; 24 at three players, 15 at five; as one argument, a text
     file, or a deal record file)."""
@@ -694,8 +695,9 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
 
     POSITION is a deal record file ('-' for stdin), whose `played` cards stop where
     the player on turn is to play; or that player's cards as dealt (typed, or a
-    text file; 18, or 24 with --players 3, 15 with --players 5 and --called), with --seat, --taker, --contract, --dealer or --leader, the --dog of
-    a prise or garde, --discard, --played and --poignee saying what he has seen.
+    text file; 18, or 24 with --players 3, 15 with --players 5 and --called), with
+    --seat, --taker, --contract, --dealer or --leader, the --dog of a prise or
+    garde, --discard, --played and --poignee saying what he has seen.
     """
     given = {"--seat": seat, "--taker": taker, "--contract": contract_name, "--dealer": dealer, "--leader": leader,
              "--dog": dog, "--discard": discard, "--played": played, "--poignee": poignees or None,
@@ -825,8 +827,8 @@ def _require(module: str, extra: str, option: str) -> None:
               help="Search nodes per position (0: none); results do not depend on the machine.")
 @click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=DEFAULT_TABLE_MB, show_default=True,
               help="Transposition table per worker.")
-@click.option("--from-trick", type=click.IntRange(1, max(v.tricks for v in VARIANTS.values())), default=1, show_default=True,
-              metavar="N", help="Solve only the positions from trick N on (the endgame).")
+@click.option("--from-trick", type=click.IntRange(1, max(v.tricks for v in VARIANTS.values())), default=1,
+              show_default=True, metavar="N", help="Solve only the positions from trick N on (the endgame).")
 @click.option("--summary", "show_summary", is_flag=True,
               help="Print a summary by role and seat (without --output, instead of the game lines).")
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png",
