@@ -403,7 +403,7 @@ def table_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """--players and, at five players, --called."""
     f = click.option("--called", metavar="CARD",
                      help="Five players: the card the taker calls [default: the record's, else the taker's"
-                          " simple policy: the callable card of his longest suit].")(f)
+                          " simple policy: the callable card he lacks in his longest suit].")(f)
     return click.option("--players", type=int, help="Players at the table: 4, 3 (hands of 24) or 5 (hands of 15)"
                                                     " [default: the record's, else 4].")(f)
 

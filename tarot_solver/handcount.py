@@ -106,9 +106,10 @@ def simple_discard(hand_and_dog: int, variant: Variant = FOUR_PLAYERS) -> List[i
 
 
 def simple_call(hand: int) -> int:
-    """The card a five-player taker calls (a king, unless he holds them all): the callable
-    card of his longest suit, the lowest suit on ties (a partner long where he is long)."""
-    return max(cards_of(callable_cards(hand)), key=lambda c: (count(hand & suit_mask(c // 14)), -c))
+    """The card a five-player taker calls (a king, unless he holds them all): of the callable
+    cards he does not hold (calling his own would leave him alone), the one of his longest
+    suit, the lowest suit on ties."""
+    return max(cards_of(callable_cards(hand) & ~hand), key=lambda c: (count(hand & suit_mask(c // 14)), -c))
 
 
 def best_taker(hands: Sequence[int]) -> int:

@@ -15,6 +15,7 @@ from tarot_solver.advice import bid_advice, discard_advice, play_advice, view_of
 from tarot_solver.cards import cards_of, mask_of, parse_card
 from tarot_solver.cli import main
 from tarot_solver.errors import TarotError
+from tarot_solver.handcount import simple_call
 from tarot_solver.history import AnalysisOptions, Summary, analyze_game
 from tarot_solver.notation import format_deal, parse_deal
 from tarot_solver.records import DealRecord, read_record
@@ -48,6 +49,14 @@ def test_callable_cards_and_what_a_call_shows() -> None:
         rules.call_reveals(parse_card("10D"))
     with pytest.raises(TarotError, match=r"calls a queen \(he holds every card of the ranks above\), not 'KS'"):
         rules.check_call(kings, parse_card("KS"))
+
+
+def test_the_simple_call_is_never_the_takers_own_card() -> None:
+    for text in ("KS KH QS QH QD JS T1", "KS KH KD KC QS T1", "KS 1S 2S 3S KH"):
+        hand = mask_of(parse_card(t) for t in text.split())
+        called = simple_call(hand)
+        assert not hand >> called & 1 and rules.callable_cards(hand) >> called & 1
+    assert simple_call(mask_of(parse_card(t) for t in "KS 1S 2S 3S KH".split())) == parse_card("KD")
 
 
 # Records -------------------------------------------------------------------------------
