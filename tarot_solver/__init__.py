@@ -24,10 +24,10 @@ from .records import DealRecord, read_record, read_records  # noqa: E402
 from .rules import PlayState  # noqa: E402
 from .scoring import ScoreResult, score  # noqa: E402
 from .solver import SearchStatus, SolveResult, Solver  # noqa: E402
-from .variant import FOUR_PLAYERS, Contract, Variant  # noqa: E402
+from .variant import FIVE_PLAYERS, FOUR_PLAYERS, THREE_PLAYERS, Contract, Variant, variant_for  # noqa: E402
 
 __all__ = [
-    "CardError", "Contract", "DealRecord", "FOUR_PLAYERS", "IllegalMoveError", "PlayState",
-    "RecordError", "ScoreResult", "SearchStatus", "SolveResult", "Solver", "TarotError", "Variant",
-    "card_token", "parse_card", "parse_cards", "read_record", "read_records", "score",
+    "CardError", "Contract", "DealRecord", "FIVE_PLAYERS", "FOUR_PLAYERS", "IllegalMoveError", "PlayState",
+    "RecordError", "ScoreResult", "SearchStatus", "SolveResult", "Solver", "TarotError", "THREE_PLAYERS",
+    "Variant", "card_token", "parse_card", "parse_cards", "read_record", "read_records", "score", "variant_for",
 ]
