@@ -27,10 +27,10 @@ interval, and the reports say how many there were.
 
 The expected score (the taker's 3U; 2U at three players; at five players 2U in a
 world where his called partner is another player, 4U where he plays alone; FFT scale,
-petit au bout, poignées and slams left out) is estimated per world from the margin bracket [lo, hi] proven by the
-probes: the score at each end (a margin of ``m`` points scores ``±(25 + |m|)`` times the
-multiplier, rounded as the FFT rounds), and the midpoint of the two as the estimate; an
-undecided world is estimated at 0 (made or failed by a hair, at even odds).  The 95 %
+petit au bout, poignées and slams left out) is estimated per world from the margin
+bracket [lo, hi] proven by the probes: the score at each end (a margin of ``m`` points
+scores ``±(25 + |m|)`` times the multiplier, rounded as the FFT rounds), and the
+midpoint of the two as the estimate; an undecided world is estimated at 0 (made or failed by a hair, at even odds).  The 95 %
 interval runs from the mean low score minus 1.96 standard errors to the mean high score
 plus 1.96 standard errors; ``docs/advice.md`` says how far the estimate strays from
 exact margins.
@@ -344,7 +344,8 @@ class BidAdvice:
 
 
 def check_hand(hand: Sequence[int], what: str = "hand", variant: Variant = VARIANT) -> int:
-    """The card set of a hand as dealt (18 cards; 24 at three players); raises :class:`RecordError` otherwise."""
+    """The card set of a hand as dealt (18 cards; 24 at three players, 15 at five); raises
+    :class:`RecordError` otherwise."""
     if len(hand) != variant.hand_size:
         at = "" if variant is VARIANT else f" at {variant.players} players"
         other = [v for v in VARIANTS.values() if v.hand_size == len(hand)]
@@ -603,8 +604,8 @@ def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: C
     mask = check_hand(hand, variant=variant)
     if variant.partner_share and called is None:
         raise RecordError("at five players the card the taker called is needed", key="called")
-    if called is not None and seat == taker:
-        call_for(mask, called, variant)
+    if called is not None and (seat == taker or not variant.partner_share):
+        call_for(mask, called, variant)  # (no call but at five players)
     elif called is not None:
         try:
             revealed = rules.call_reveals(called) & mask

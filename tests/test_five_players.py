@@ -200,6 +200,9 @@ def test_play_advice_from_a_record_and_from_a_view_agree() -> None:
                    played=record.played or [], players=5, called=record.called)
     by_view = play_advice(view, worlds=4, seed=3, jobs=1, progress=None)
     assert by_record.choices == by_view.choices and by_record.taker_camp  # seat 4 is the partner
+    with pytest.raises(TarotError, match="no card is called at 4 players"):
+        view_of(1, read_record(EXAMPLES / "deal.json").hands[1], taker=0, contract=Contract.GARDE_SANS, leader=0,
+                called=parse_card("KS"))
     with pytest.raises(TarotError, match="the card the taker called is needed"):
         view_of(seat, record.hands[seat], taker=record.taker, contract=Contract.GARDE, leader=0, dog=record.dog,
                 players=5)
