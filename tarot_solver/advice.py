@@ -30,10 +30,10 @@ world where his called partner is another player, 4U where he plays alone; FFT s
 petit au bout, poignées and slams left out) is estimated per world from the margin
 bracket [lo, hi] proven by the probes: the score at each end (a margin of ``m`` points
 scores ``±(25 + |m|)`` times the multiplier, rounded as the FFT rounds), and the
-midpoint of the two as the estimate; an undecided world is estimated at 0 (made or failed by a hair, at even odds).  The 95 %
-interval runs from the mean low score minus 1.96 standard errors to the mean high score
-plus 1.96 standard errors; ``docs/advice.md`` says how far the estimate strays from
-exact margins.
+midpoint of the two as the estimate; an undecided world is estimated at 0 (made or
+failed by a hair, at even odds).  The 95 % interval runs from the mean low score minus
+1.96 standard errors to the mean high score plus 1.96 standard errors;
+``docs/advice.md`` says how far the estimate strays from exact margins.
 
 Worlds run in batches of fixed size on worker processes (:func:`parallel.map_ordered`).
 Each worker keeps one :class:`~tarot_solver.solver.Solver`, whose table is reused by
