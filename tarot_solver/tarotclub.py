@@ -3,8 +3,8 @@
 TarotClub (https://www.tarotclub.fr) saves each finished deal as one JSON file
 (format "version 3", described in ``docs/tarotclub-format.md``): the contract, the
 taker, who led the first trick, the dog as dealt, the poignées shown, and the 18
-tricks in playing order (24 in the three-player game).  It does not store the hands as dealt nor the discard.
-They follow from the tricks:
+tricks in playing order (24 in the three-player game).  It does not store the hands
+as dealt nor the discard.  They follow from the tricks:
 
 * each seat's playing hand is the cards it played (the leader of a trick is the
   winner of the previous one, recomputed with :func:`tarot_solver.rules.trick_winner`);

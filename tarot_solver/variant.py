@@ -2,8 +2,9 @@
 
 The number of players, hand and dog sizes, poignée sizes and the score shares are
 fields of a :class:`Variant`, never constants baked into the rules or the core, so
-the three- and five-player games are new instances, not a rewrite (:func:`variant_for`).  At five players the
-taker's camp has two seats when his called partner is another player.
+the three- and five-player games are new instances, not a rewrite
+(:func:`variant_for`).  At five players the taker's camp has two seats when his
+called partner is another player.
 """
 
 from __future__ import annotations
