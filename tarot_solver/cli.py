@@ -37,7 +37,7 @@ from .errors import RecordError, TarotError
 from .notation import format_hand, parse_hand
 from .parallel import Progress
 from .parallel import map_ordered as _map_ordered
-from .records import VARIANT, DealRecord, check_seat, iter_records, read_record
+from .records import VARIANT, DealRecord, check_seat, iter_records, one_card, read_record
 from .rules import PlayState
 from .sampling import View
 from .scoring import SLAM_OUTCOMES, score
@@ -411,10 +411,7 @@ def table_options(f: Callable[..., Any]) -> Callable[..., Any]:
 def _called_option(record: Optional[DealRecord], seat: Optional[int], called: Optional[str]) -> Optional[int]:
     """The card called: --called, else the record's when the taker is the seat advised."""
     if called is not None:
-        cards = _cards_option(called, "--called") or []
-        if len(cards) != 1:
-            raise RecordError(f"expected one card, got {len(cards)}", key="--called", token=called)
-        return cards[0]
+        return one_card(called, "--called")
     return record.called if record is not None and seat == record.taker else None
 
 

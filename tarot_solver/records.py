@@ -37,7 +37,7 @@ Poignee = Tuple[int, List[int]]
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def check_seat(value: Any, key: str, players: int = VARIANT.players) -> int:
+def check_seat(value: Any, key: str, players: int) -> int:
     """Return ``value`` if it is a seat (an int in 0..players-1); raise :class:`RecordError` naming it."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
         shown = json.dumps(value, default=repr)
@@ -54,6 +54,16 @@ def _card_list(value: Any, key: str) -> List[int]:
         return sorted(parse_cards(value))
     except TarotError as e:
         raise e.located(key=key)
+
+
+def one_card(value: Any, key: str) -> int:
+    """The one card of a key (a token, or an int); raise :class:`RecordError` naming the key otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise RecordError(f"expected a card token, got {_json_type(value)}", key=key)
+    cards = _card_list([value] if isinstance(value, int) else value, key)
+    if len(cards) != 1:
+        raise RecordError(f"expected one card, got {len(cards)}", key=key, token=str(value))
+    return cards[0]
 
 
 def _json_type(value: Any) -> str:
@@ -194,15 +204,7 @@ class DealRecord:
             raise RecordError(f"no card is called at {self.variant.players} players (only at five)", key="called")
         if self.taker is None:
             raise RecordError("a called card needs a taker", key="called")
-        if isinstance(self.called, int) and not isinstance(self.called, bool):
-            self.called = _card_list([self.called], "called")[0]
-        elif isinstance(self.called, str):
-            cards = _card_list(self.called, "called")
-            if len(cards) != 1:
-                raise RecordError(f"expected one card, got {len(cards)}", key="called", token=self.called)
-            self.called = cards[0]
-        else:
-            raise RecordError(f"expected a card token, got {_json_type(self.called)}", key="called")
+        self.called = one_card(self.called, "called")
         try:
             rules.check_call(mask_of(self.hands[self.taker]), self.called)
         except TarotError as e:
