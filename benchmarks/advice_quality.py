@@ -50,7 +50,7 @@ from tarot_solver.handcount import best_taker, contract_for, hand_count, simple_
 from tarot_solver.parallel import map_ordered
 from tarot_solver.records import VARIANT, DealRecord
 from tarot_solver.sampling import Sampler, hand_constraints, world_rng
-from tarot_solver.solver import Solver
+from tarot_solver.solver import Solver, worker_solver
 from tarot_solver.variant import Contract, variant_for
 
 SEED = 20261201
@@ -96,15 +96,11 @@ def mean_ci(xs: Sequence[float]) -> Tuple[float, float, float]:
 
 # quality ---------------------------------------------------------------------------------------
 
-_SOLVER: List[Solver] = []
-
 
 def _evaluate(job: Tuple[Deal, int, int]) -> List[Outcome]:
     """The real deal's outcome for the three questions (fresh table each question)."""
     deal, budget, margin_budget = job
-    if not _SOLVER:
-        _SOLVER.append(Solver(256))
-    solver = _SOLVER[0]
+    solver = worker_solver(256)
     leader = (deal.dealer + 1) % VARIANT.players
     out = []
     for contract in FAMILIES:
@@ -214,9 +210,7 @@ def cut(state: rules.PlayState, tricks_left: int, rng: random.Random) -> rules.P
 def _estimate(job: Tuple[rules.PlayState, Contract, Sequence[int], int]) -> Tuple[Optional[float], List[Outcome]]:
     """(exact margin or None, the advice's outcome at each budget) for one position."""
     state, contract, budgets, exact_budget = job
-    if not _SOLVER:
-        _SOLVER.append(Solver(256))
-    solver = _SOLVER[0]
+    solver = worker_solver(256)
     solver.clear()
     exact = solver.solve(state, node_limit=exact_budget, pv=False)
     out = []

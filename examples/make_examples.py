@@ -207,6 +207,9 @@ def main() -> None:
     (HERE / "play.json").write_text(pretty(stopped), encoding="utf-8")
     (HERE / "hand.txt").write_text(format_hand(deal.hands[deal.play_setup()[0]]) + "\n", encoding="utf-8")
     (HERE / "history.jsonl").write_text(write_records(history), encoding="utf-8")
+    # the history's games stopped with ten tricks to play: many positions for `tarot-solve solve`
+    endgames = [dataclasses.replace(g, id=f"{g.id}-trick9", played=(g.played or [])[:4 * 8]) for g in history]
+    (HERE / "endgames.jsonl").write_text(write_records(endgames), encoding="utf-8")
     # the three-player game: a whole game, and the same game with ten tricks to play
     three = first_game(2024, "example-three", contract=Contract.GARDE, variant=THREE_PLAYERS)
     (HERE / "three.json").write_text(pretty(three), encoding="utf-8")

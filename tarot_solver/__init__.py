@@ -23,11 +23,12 @@ from .errors import CardError, IllegalMoveError, RecordError, TarotError  # noqa
 from .records import DealRecord, read_record, read_records  # noqa: E402
 from .rules import PlayState  # noqa: E402
 from .scoring import ScoreResult, score  # noqa: E402
-from .solver import SearchStatus, SolveResult, Solver  # noqa: E402
+from .solver import SearchStatus, SolveResult, Solver, solve_many  # noqa: E402
 from .variant import FIVE_PLAYERS, FOUR_PLAYERS, THREE_PLAYERS, Contract, Variant, variant_for  # noqa: E402
 
 __all__ = [
     "CardError", "Contract", "DealRecord", "FIVE_PLAYERS", "FOUR_PLAYERS", "IllegalMoveError", "PlayState",
     "RecordError", "ScoreResult", "SearchStatus", "SolveResult", "Solver", "TarotError", "THREE_PLAYERS",
-    "Variant", "card_token", "parse_card", "parse_cards", "read_record", "read_records", "score", "variant_for",
+    "Variant", "card_token", "parse_card", "parse_cards", "read_record", "read_records", "score", "solve_many",
+    "variant_for",
 ]

@@ -60,7 +60,7 @@ from .parallel import chunks, map_ordered
 from .records import VARIANT, DealRecord, check_seat, play_setup
 from .sampling import Constraints, Sampler, View, World, hand_constraints, world_rng
 from .scoring import score
-from .solver import Solver
+from .solver import Solver, worker_solver
 from .variant import CONTRACTS, VARIANTS, Contract, Variant, variant_for
 
 DEFAULT_WORLDS = 100
@@ -221,21 +221,11 @@ class _Task:
     called: Optional[int] = None  # five players: the card the taker calls (its holder is his partner)
 
 
-_SOLVER: List[Solver] = []
-
-
-def _solver() -> Solver:
-    """This process's solver (one per process, kept between tasks)."""
-    if not _SOLVER:
-        _SOLVER.append(Solver(TABLE_MB))
-    return _SOLVER[0]
-
-
 def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
     """Outcomes of every question in each world of the task, and the CPU seconds spent
     (module level: picklable)."""
     cpu = time.process_time()
-    solver = _solver()
+    solver = worker_solver(TABLE_MB)
     solver.clear()
     sampler = Sampler(task.constraints)
     variant = task.constraints.variant

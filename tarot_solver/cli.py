@@ -16,14 +16,16 @@ Every command is a subcommand of the click group :data:`main`; to add one, write
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
 import sys
 import threading
+from collections import Counter, deque
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Callable, Dict, Iterator, List, Optional, Set, Tuple, Union
+from typing import IO, Any, Callable, Deque, Dict, Iterator, List, Optional, Set, Tuple, TypeVar, Union
 
 import click
 
@@ -41,10 +43,12 @@ from .records import VARIANT, DealRecord, check_seat, iter_records, one_card, re
 from .rules import PlayState
 from .sampling import View
 from .scoring import SLAM_OUTCOMES, score
-from .solver import DEFAULT_TABLE_MB, MAX_TABLE_MB, Solver
+from .solver import DEFAULT_TABLE_MB, MAX_TABLE_MB, Solver, SolveResult, solve_many
 from .variant import VARIANTS, Contract, variant_for
 
 PROG = "tarot-solve"
+#: a task of a batch (`_batch`)
+T = TypeVar("T")
 #: the highest seat of the largest table (each command checks the seat against its own table)
 MAX_SEAT = max(VARIANTS) - 1
 POIGNEE_NAMES = ("simple", "double", "triple")
@@ -62,7 +66,8 @@ class InputError(click.ClickException):
 
 class TarotGroup(click.Group):
     """A click group turning input errors of any subcommand into :class:`InputError`,
-    and Ctrl-C into one line and status 130."""
+    Ctrl-C into one line and status 130, and a closed stdout (``| head``) into a
+    quiet stop with status 141, as a command killed by SIGPIPE."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -70,6 +75,11 @@ class TarotGroup(click.Group):
         except KeyboardInterrupt:
             click.echo(f"{PROG}: interrupted", err=True)
             ctx.exit(130)
+        except BrokenPipeError:
+            # the reader is gone: nothing more can reach it, and flushing stdout at
+            # exit would fail again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(141)
         except TarotError as e:
             raise InputError(_one_line(str(e))) from None
         except OSError as e:
@@ -253,18 +263,74 @@ def _render_replay(r: Dict[str, Any], called: str = "") -> str:
 @click.option("--all-cards", is_flag=True, help="Also give the margin after each legal card of the player on turn.")
 @click.option("--made-only", is_flag=True, help="Only answer whether the contract is made (one null-window search).")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), metavar="S",
-              help="Stop after S seconds and report the proven bounds.")
+              help="Stop after S seconds and report the proven bounds (per deal).")
 @click.option("--nodes", "node_limit", type=click.IntRange(min=1), metavar="N",
-              help="Stop after N search nodes and report the proven bounds.")
+              help="Stop after N search nodes and report the proven bounds (per deal).")
 @click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=DEFAULT_TABLE_MB, show_default=True,
-              help="Memory for the transposition table.")
+              help="Memory for the transposition table (per worker).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write one JSON line per deal to this file (FILE may then hold one deal).")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Many deals: local worker processes (0: all cores).")
+@click.option("--scheduler", metavar="ADDR", help="Many deals: run on a Dask cluster (tcp://HOST:PORT).")
+@click.option("--resume", is_flag=True, help="Skip the deals already in --output and append the others.")
+@click.option("--strict", is_flag=True, help="Many deals: stop at the first bad record instead of skipping it.")
 @json_option
-def solve_command(file: str, all_cards: bool, made_only: bool, time_limit: Optional[float],
-                  node_limit: Optional[int], table_mb: int, as_json: bool) -> None:
-    """Double-dummy solve of the position after the record's `played` cards (FILE, '-' for stdin)."""
+@click.pass_context
+def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: bool, time_limit: Optional[float],
+                  node_limit: Optional[int], table_mb: int, output: Optional[str], jobs: int, scheduler: Optional[str],
+                  resume: bool, strict: bool, as_json: bool) -> None:
+    """Double-dummy solve of the position after the record's `played` cards (FILE, '-' for stdin).
+
+    FILE may hold many records (JSON Lines): each deal is then solved in turn,
+    on all cores, with one line per deal (a JSON line with --json or
+    --output); a bad record is reported with its line and skipped (exit
+    status 2 at the end).
+    """
     if all_cards and made_only:
         raise click.UsageError("--all-cards and --made-only exclude each other")
-    record = read_record(file)
+    if resume and output is None:
+        raise click.UsageError("--resume needs --output (the file to complete)")
+    if scheduler:
+        _require("dask.distributed", "dask", "--scheduler")
+    records = iter_records(file)
+    first = list(itertools.islice(records, 2))
+    if len(first) == 1 and output is None:
+        _, record = first[0]
+        if isinstance(record, TarotError):
+            raise record
+        _solve_one(record, all_cards, made_only, time_limit, node_limit, table_mb, as_json)
+        return
+    tally: Counter = Counter()
+    pending: Deque[Tuple[int, DealRecord]] = deque()
+
+    def states(items: Iterator[Tuple[int, DealRecord, PlayState]]) -> Iterator[PlayState]:
+        for line, record, state in items:
+            pending.append((line, record))
+            yield state
+
+    def solve_all(items: Iterator[Tuple[int, DealRecord, PlayState]]) -> Iterator[Dict[str, Any]]:
+        for r in solve_many(states(items), made_only=made_only, all_cards=all_cards, time_limit=time_limit,
+                            node_limit=node_limit, table_mb=table_mb, jobs=jobs, scheduler=scheduler,
+                            progress="solve" if sys.stderr.isatty() else None):
+            line, record = pending.popleft()
+            yield {"line": line, **_solve_json(record, r, made_only)}
+
+    def count(result: Dict[str, Any]) -> None:
+        tally[{True: "made", False: "failed", None: "undecided"}[result["made"]]] += 1
+
+    echo = (lambda r: _write_line(sys.stdout, r)) if as_json else (lambda r: click.echo(_solve_row(r)))
+    skipped = _batch(ctx, itertools.chain(first, records), lambda line, record: (line, record, record.position()),
+                     solve_all, noun="deal", output=output, resume=resume, strict=strict, on_result=count,
+                     echo=echo)
+    click.echo(f"{_history.plural(sum(tally.values()), 'deal')}: {tally['made']} made, {tally['failed']} failed, "
+               f"{tally['undecided']} undecided", err=True)
+    _raise_skipped(skipped, "record")
+
+
+def _solve_one(record: DealRecord, all_cards: bool, made_only: bool, time_limit: Optional[float],
+               node_limit: Optional[int], table_mb: int, as_json: bool) -> None:
+    """`solve` on one record: its diagram and optimal line, or one JSON object."""
     state = record.position()
     solver = Solver(table_mb)
     with _watching(solver):
@@ -272,6 +338,11 @@ def solve_command(file: str, all_cards: bool, made_only: bool, time_limit: Optio
             r = solver.made(state, time_limit=time_limit, node_limit=node_limit)
         else:
             r = solver.solve(state, time_limit=time_limit, node_limit=node_limit, all_cards=all_cards)
+    emit(_solve_json(record, r, made_only), as_json, lambda res: _render_solve(res, record, state))
+
+
+def _solve_json(record: DealRecord, r: SolveResult, made_only: bool) -> Dict[str, Any]:
+    """The JSON form of one solve (FORMATS.md)."""
     if made_only:
         result: Dict[str, Any] = {"id": record.id, "made": r.made, "complete": r.complete}
     else:
@@ -285,7 +356,21 @@ def solve_command(file: str, all_cards: bool, made_only: bool, time_limit: Optio
         result["margin_bounds"] = list(r.margin_bounds)
     result["nodes"] = r.nodes
     result["seconds"] = round(r.seconds, 4)
-    emit(result, as_json, lambda res: _render_solve(res, record, state))
+    return result
+
+
+def _solve_row(r: Dict[str, Any]) -> str:
+    """One deal of a many-deal `solve`, on one line."""
+    name = r["id"] if r["id"] is not None else f"line {r['line']}"
+    verdict = {True: "made", False: "failed", None: "undecided"}[r["made"]]
+    if r.get("margin") is not None:
+        value = f"margin {_signed(r['margin'])}, "
+    elif "margin_bounds" in r:
+        lo, hi = r["margin_bounds"]
+        value = f"margin between {_signed(lo)} and {_signed(hi)}, "
+    else:
+        value = ""
+    return f"{name}: {value}{verdict} ({r['nodes']:,} nodes, {r['seconds']:.2f} s)"
 
 
 def _status_text(solver: Solver) -> str:
@@ -798,10 +883,6 @@ def _write_line(out: IO[str], obj: Dict[str, Any]) -> None:
         out.flush()
 
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'s' if n > 1 else ''}"
-
-
 def _require(module: str, extra: str, option: str) -> None:
     """Fail before any work if an optional extra is missing."""
     try:
@@ -854,64 +935,98 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
     options = _history.AnalysisOptions(time_limit=time_limit or None, node_limit=nodes or None, table_mb=table_mb,
                                        first_trick=from_trick)
     summary = _history.Summary()
-    done: Set[Union[str, int]] = set()
-    if resume and output is not None and os.path.exists(output):
-        done = _history.resume_output(output, summary.add)
-    skipped: List[int] = []
-    stop: List[Exception] = []
+    echo = None if show_summary else (lambda r: _write_line(sys.stdout, r))
 
-    def games() -> Iterator[Tuple[int, _records.DealRecord, _history.AnalysisOptions]]:
-        """The games to analyse; never raises (the pool consumes it), stops on a fatal error."""
-        try:
-            for line, item in iter_records(history):
-                if isinstance(item, _records.DealRecord):
-                    if _history.game_key({"id": item.id, "line": line}) in done:
-                        continue
-                    try:
-                        item.final_state()  # complete and playable
-                    except TarotError as e:
-                        item = e
-                if isinstance(item, TarotError):
-                    if strict:
-                        stop.append(item)
-                        return
-                    skipped.append(line)  # a few bytes per bad game
-                    click.echo(f"{PROG}: skipped: {_one_line(str(item))}", err=True)
-                    continue
-                yield line, item, options
-        except (TarotError, OSError) as e:
-            stop.append(e)
+    def playable(line: int, record: DealRecord) -> Tuple[int, DealRecord, _history.AnalysisOptions]:
+        record.final_state()  # complete and playable, else a TarotError
+        return line, record, options
 
-    out: Optional[IO[str]] = None
-    if output is not None:
-        out = open(output, "a" if resume else "w", encoding="utf-8")
-    elif not show_summary:
-        out = sys.stdout
-    written = 0
-    try:
-        for result in _map_ordered(_history.analyze_task, games(), jobs=jobs, scheduler=scheduler,
-                                   progress="analyze" if sys.stderr.isatty() else None):
-            if out is not None:
-                _write_line(out, result)
-            summary.add(result)
-            written += 1
-    except KeyboardInterrupt:
-        where = f" to {output}" if output else ""
-        click.echo(f"{PROG}: interrupted: {written} games written{where}"
-                   + ("; run again with --resume to finish" if output else ""), err=True)
-        ctx.exit(130)
-    finally:
-        if output is not None and out is not None:
-            out.close()
-    if stop:
-        raise stop[0]
+    skipped = _batch(ctx, iter_records(history), playable,
+                     lambda items: _map_ordered(_history.analyze_task, items, jobs=jobs, scheduler=scheduler,
+                                                progress="analyze" if sys.stderr.isatty() else None),
+                     noun="game", output=output, resume=resume, strict=strict, on_result=summary.add, echo=echo)
     if show_summary:
         emit(summary.to_json(), as_json, lambda _: summary.render())
     if plot:
         summary.plot(plot)
+    _raise_skipped(skipped, "game")
+
+
+def _batch(ctx: click.Context, records: Iterator[Tuple[int, Union[DealRecord, TarotError]]],
+           prepare: Callable[[int, DealRecord], T], run: Callable[[Iterator[T]], Iterator[Dict[str, Any]]], *,
+           noun: str, output: Optional[str], resume: bool, strict: bool,
+           on_result: Callable[[Dict[str, Any]], None],
+           echo: Optional[Callable[[Dict[str, Any]], None]]) -> List[int]:
+    """The streaming loop of `analyze` and of `solve` on many records.
+
+    Each good record becomes a task (``prepare(line, record)``, which raises
+    :class:`TarotError` for a record that cannot be run); ``run`` turns the
+    tasks into result lines, in order.  Each line goes to ``output`` (written
+    whole and flushed; with ``resume``, the keys already there are skipped and
+    the rest appended), else to ``echo``, and to ``on_result``.  A bad record is
+    reported on stderr and skipped (its line number returned), or with
+    ``strict`` stops the run.  Ctrl-C leaves whole lines and exits 130.
+    """
+    done: Set[Union[str, int]] = set()
+    if resume and output is not None and os.path.exists(output):
+        done = _history.resume_output(output, on_result)
+    skipped: List[int] = []
+    stop: List[Exception] = []
+
+    def tasks() -> Iterator[T]:
+        """The tasks to run; never raises (the pool consumes it), stops on a fatal error."""
+        try:
+            for line, item in records:
+                task: Union[T, TarotError]
+                if isinstance(item, DealRecord):
+                    if _history.game_key({"id": item.id, "line": line}) in done:
+                        continue
+                    try:
+                        task = prepare(line, item)
+                    except TarotError as e:
+                        task = e
+                else:
+                    task = item
+                if isinstance(task, TarotError):
+                    if strict:
+                        stop.append(task)
+                        return
+                    skipped.append(line)  # a few bytes per bad record
+                    click.echo(f"{PROG}: skipped: {_one_line(str(task))}", err=True)
+                    continue
+                yield task
+        except (TarotError, OSError) as e:
+            stop.append(e)
+
+    out = open(output, "a" if resume else "w", encoding="utf-8") if output is not None else None
+    written = 0
+    try:
+        for result in run(tasks()):
+            if out is not None:
+                _write_line(out, result)
+            elif echo is not None:
+                echo(result)
+            on_result(result)
+            written += 1
+    except KeyboardInterrupt:
+        where = f" to {output}" if output else ""
+        click.echo(f"{PROG}: interrupted: {_history.plural(written, noun)} written{where}"
+                   + ("; run again with --resume to finish" if output else ""), err=True)
+        ctx.exit(130)
+    finally:
+        if out is not None:
+            out.close()
+    if stop:
+        raise stop[0]
+    return skipped
+
+
+def _raise_skipped(skipped: List[int], noun: str) -> None:
+    """Exit status 2 once a batch is done if it skipped bad records."""
     if skipped:
-        raise InputError(f"{_plural(len(skipped), 'bad game')} skipped (line{'s' if len(skipped) > 1 else ''}"
-                         f" {', '.join(map(str, skipped[:10]))}{', ...' if len(skipped) > 10 else ''})")
+        lines = ", ".join(map(str, skipped[:10])) + (", ..." if len(skipped) > 10 else "")
+        raise InputError(f"{_history.plural(len(skipped), 'bad ' + noun)} skipped"
+                         f" (line{'s' if len(skipped) > 1 else ''} {lines})")
 
 
 @main.command("convert")
@@ -944,4 +1059,4 @@ def convert_command(paths: Tuple[str, ...], output: Optional[str], strict: bool)
             f.write("".join(lines))
         click.echo(f"{PROG}: {len(lines)} deals written to {output}", err=True)
     if bad:
-        raise InputError(f"{_plural(len(bad), 'bad log')} skipped")
+        raise InputError(f"{_history.plural(len(bad), 'bad log')} skipped")

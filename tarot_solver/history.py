@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple, Union
@@ -41,7 +40,7 @@ from .errors import RecordError
 from .records import DealRecord, PathLike, _file_label
 from .rules import PlayState
 from .scoring import ScoreResult
-from .solver import DEFAULT_TABLE_MB, Solver
+from .solver import DEFAULT_TABLE_MB, Solver, worker_solver
 from .variant import Contract
 
 #: role names used in errors, summaries and plots
@@ -151,21 +150,6 @@ class GameAnalysis:
 
 
 # Analysis ------------------------------------------------------------------------------
-
-_worker = threading.local()
-
-
-def worker_solver(table_mb: int = DEFAULT_TABLE_MB) -> Solver:
-    """This thread's solver, created on first use and kept for the next games.
-
-    One table per worker thread (a Solver is not thread-safe): allocating and
-    faulting in a large table per game would cost more than clearing it.
-    """
-    cached = getattr(_worker, "solver", None)
-    if cached is None or cached[0] != table_mb:
-        cached = _worker.solver = (table_mb, Solver(table_mb))
-    return cached[1]
-
 
 def _half_bounds(bounds: Tuple[float, float]) -> HalfBounds:
     return int(round(bounds[0] * 2)), int(round(bounds[1] * 2))
@@ -388,7 +372,7 @@ class Summary:
                          str(j["errors"]), _fixed(j["errors_per_game"]), str(j["points_lost"]),
                          _fixed(j["points_lost_per_game"])))
         widths = [max(len(r[c]) for r in rows) for c in range(len(head))]
-        lines = [f"{self.games} games: contracts made {self.made}; under double-dummy play"
+        lines = [f"{plural(self.games, 'game')}: contracts made {self.made}; under double-dummy play"
                  f" made {self.dd_made}, failed {self.dd_failed}"
                  + (f", undecided {self.games - self.dd_made - self.dd_failed}"
                     if self.dd_made + self.dd_failed < self.games else "")]
@@ -396,7 +380,7 @@ class Summary:
                   for r in rows]
         unproven = sum(t.unproven_costs for t in self.roles.values())
         if self.incomplete:
-            lines.append(f"{self.incomplete} games not proven throughout (time budget or --from-trick):"
+            lines.append(f"{plural(self.incomplete, 'game')} not proven throughout (time budget or --from-trick):"
                          f" {self.undecided_cards} cards undecided, {unproven} errors counted at their"
                          " proven lower bound")
         return "\n".join(lines)
@@ -431,6 +415,11 @@ def _fixed(value: Optional[float]) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+def plural(n: int, noun: str) -> str:
+    """``n`` and ``noun``, in the plural unless ``n`` is 1."""
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
 def game_key(game: Mapping[str, Any]) -> Union[str, int]:
     """What ``--resume`` recognises a game by: its id, or its line when it has none."""
     return game["id"] if game.get("id") is not None else int(game["line"])
@@ -458,7 +447,7 @@ def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> Set[
                 keys.add(game_key(game))
                 add(game)
             except (ValueError, KeyError, TypeError, AttributeError):
-                raise RecordError("not a line written by tarot-solve analyze", file=label,
+                raise RecordError("not a line written by tarot-solve", file=label,
                                   record=f"line {number}") from None
     if whole < os.path.getsize(path):
         os.truncate(path, whole)

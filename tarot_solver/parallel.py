@@ -23,6 +23,7 @@ import contextlib
 import os
 import sys
 import time
+import warnings
 from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
 
 T = TypeVar("T")
@@ -131,9 +132,18 @@ def map_ordered(
             if scheduler is not None:
                 n_jobs = -1
             runner = joblib.Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
-            for result in runner(joblib.delayed(fn)(item) for item in items):
-                yield result
-                bar.step()
+            results = runner(joblib.delayed(fn)(item) for item in items)
+            try:
+                for result in results:
+                    yield result
+                    bar.step()
+            finally:
+                # a caller that stops early (Ctrl-C, `| head`) cancels the tasks in flight,
+                # which joblib would report as computation wasted
+                with warnings.catch_warnings():
+                    warnings.filterwarnings("ignore", message=r".*adjusting the input task iterator",
+                                            category=UserWarning)
+                    results.close()
     finally:
         bar.close()
 

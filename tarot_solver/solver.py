@@ -18,12 +18,14 @@ instead of hanging.
 from __future__ import annotations
 
 import copy
+import threading
 import time
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from . import _core
 from .cards import OUDLERS
+from .parallel import map_ordered
 from .proofsearch import LEAF_NODES, ProofSearch
 from .rules import PlayState
 
@@ -514,3 +516,64 @@ class Solver:
             seconds=time.perf_counter() - start,
             cards=cards,
         )
+
+
+# Many positions ---------------------------------------------------------------------------
+
+_worker = threading.local()
+
+
+def worker_solver(table_mb: int = DEFAULT_TABLE_MB) -> Solver:
+    """This thread's solver, created on first use and kept for the next tasks.
+
+    One table per worker thread (a Solver is not thread-safe): allocating and
+    faulting in a large table per task would cost more than clearing it.
+    """
+    cached = getattr(_worker, "solver", None)
+    if cached is None or cached[0] != table_mb:
+        cached = _worker.solver = (table_mb, Solver(table_mb))
+    return cached[1]
+
+
+@dataclass(frozen=True)
+class _Request:
+    made_only: bool
+    all_cards: bool
+    time_limit: Optional[float]
+    node_limit: Optional[int]
+    table_mb: int
+
+
+def _solve_task(item: Tuple[PlayState, _Request]) -> SolveResult:
+    """One position of :func:`solve_many`, on a worker (module level: picklable)."""
+    state, request = item
+    solver = worker_solver(request.table_mb)
+    solver.clear()
+    if request.made_only:
+        return solver.made(state, time_limit=request.time_limit, node_limit=request.node_limit)
+    return solver.solve(state, time_limit=request.time_limit, node_limit=request.node_limit,
+                        all_cards=request.all_cards)
+
+
+def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_cards: bool = False,
+               time_limit: Optional[float] = None, node_limit: Optional[int] = None,
+               table_mb: int = DEFAULT_TABLE_MB, jobs: int = 1, scheduler: Optional[str] = None,
+               progress: Optional[str] = None) -> Iterator[SolveResult]:
+    """Solve each position of ``states`` (any iterable, read lazily), yielding the
+    results in input order: :meth:`Solver.made` with ``made_only``, else
+    :meth:`Solver.solve`.
+
+    The limits apply to each position.  ``jobs`` worker processes (0: all cores;
+    1, the default, runs here) or a Dask ``scheduler`` (``tcp://HOST:PORT``) share
+    the work, each worker with one table of ``table_mb``.  Every position is
+    solved from a cleared table, so with complete solves or a node limit the
+    results do not depend on the workers or on the order.  ``progress`` labels a
+    counter on stderr.
+    """
+    if made_only and all_cards:
+        raise ValueError("made_only and all_cards exclude each other")
+    if not 1 <= table_mb <= MAX_TABLE_MB:
+        raise ValueError(f"table_mb must be between 1 and {MAX_TABLE_MB}, not {table_mb}")
+    request = _Request(made_only, all_cards, time_limit, node_limit, table_mb)
+    yield from map_ordered(_solve_task, ((state, request) for state in states), jobs=jobs,
+                           scheduler=scheduler, progress=progress)

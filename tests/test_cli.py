@@ -189,6 +189,89 @@ def test_solve_stopped_by_a_limit_reports_proven_bounds(extra: List[str]) -> Non
     assert f"margin between {lo:+.1f} and {hi:+.1f}" in line
 
 
+# solve on many records ----------------------------------------------------------------
+
+ENDGAMES = EXAMPLES / "endgames.jsonl"
+
+
+def _without_seconds(text: str) -> str:
+    return re.sub(r'"seconds": [0-9.]+', "", text)
+
+
+def test_solve_many_gives_one_line_per_deal_as_each_alone() -> None:
+    result = run(["solve", str(ENDGAMES), "-j", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(x) for x in result.stdout.splitlines()]
+    records = ENDGAMES.read_text(encoding="utf-8").splitlines()
+    assert [x["line"] for x in lines] == list(range(1, len(records) + 1))
+    assert all(x["complete"] for x in lines)
+    made = sum(x["made"] for x in lines)
+    assert result.stderr == f"{len(lines)} deals: {made} made, {len(lines) - made} failed, 0 undecided\n"
+    for i in (0, 7, 19):  # the same as `solve` on that record alone
+        alone = json.loads(run(["solve", "-", "--json"], stdin=records[i]).stdout)
+        assert {k: v for k, v in lines[i].items() if k not in ("line", "seconds")} == \
+            {k: v for k, v in alone.items() if k != "seconds"}
+    text = run(["solve", str(ENDGAMES), "-j", "1", "--made-only"]).stdout.splitlines()
+    assert len(text) == len(lines)
+    assert text[0].startswith(f"{lines[0]['id']}: {'made' if lines[0]['made'] else 'failed'} (")
+
+
+def test_solve_many_does_not_depend_on_the_workers() -> None:
+    one = run(["solve", str(ENDGAMES), "--nodes", "30000", "-j", "1", "--json"])
+    two = run(["solve", str(ENDGAMES), "--nodes", "30000", "-j", "2", "--json"])
+    assert one.exit_code == two.exit_code == 0
+    assert _without_seconds(one.stdout) == _without_seconds(two.stdout)
+    stopped = [json.loads(x) for x in one.stdout.splitlines() if not json.loads(x)["complete"]]
+    assert stopped and all(x["margin"] is None and len(x["margin_bounds"]) == 2 for x in stopped)
+    assert "undecided" in run(["solve", str(ENDGAMES), "--nodes", "30000", "-j", "1"]).stdout
+
+
+def test_solve_many_skips_a_bad_record_or_stops_with_strict(tmp_path: Path) -> None:
+    records = ENDGAMES.read_text(encoding="utf-8").splitlines(True)
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("".join(records[:2]) + '{"seat": 0}\n' + records[2], encoding="utf-8")
+    result = run(["solve", str(path), "--made-only", "-j", "1", "--json"])
+    assert result.exit_code == 2
+    assert [json.loads(x)["line"] for x in result.stdout.splitlines()] == [1, 2, 4]
+    assert result.stderr.splitlines() == [
+        f"tarot-solve: skipped: {path}: line 3: key 'hands': missing required key 'hands'",
+        "3 deals: " + result.stderr.splitlines()[1].split(": ", 1)[1],
+        "tarot-solve: error: 1 bad record skipped (line 3)"]
+    strict = run(["solve", str(path), "--made-only", "-j", "1", "--strict"])
+    assert strict.exit_code == 2 and len(strict.stdout.splitlines()) == 2
+    assert strict.stderr.splitlines()[-1] == \
+        f"tarot-solve: error: {path}: line 3: key 'hands': missing required key 'hands'"
+
+
+def test_solve_many_output_and_resume(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    whole = run(["solve", str(ENDGAMES), "--made-only", "-j", "1", "-o", str(out)])
+    assert whole.exit_code == 0 and whole.stdout == ""
+    reference = out.read_text(encoding="utf-8")
+    lines = reference.splitlines(True)
+    out.write_text("".join(lines[:5]) + lines[5][:20], encoding="utf-8")  # as if killed in a line
+    resumed = run(["solve", str(ENDGAMES), "--made-only", "-j", "2", "-o", str(out), "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert _without_seconds(out.read_text(encoding="utf-8")) == _without_seconds(reference)
+    # the tally counts the lines already there
+    assert resumed.stderr == whole.stderr
+    # one record with --output: a line in the file too
+    single = run(["solve", str(EXAMPLES / "midgame.json"), "-o", str(tmp_path / "one.jsonl")])
+    assert single.exit_code == 0 and json.loads((tmp_path / "one.jsonl").read_text())["margin"] == 30.0
+    assert run(["solve", str(ENDGAMES), "--resume"]).exit_code == 2
+
+
+def test_a_closed_stdout_stops_quietly() -> None:
+    # `| head -1`: status 141 as for SIGPIPE, and nothing on stderr (no error, no joblib warning)
+    proc = subprocess.Popen([sys.executable, "-m", "tarot_solver", "solve", str(ENDGAMES), "--json", "-j", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir())
+    assert proc.stdout is not None and proc.stderr is not None
+    assert json.loads(proc.stdout.readline())["line"] == 1
+    proc.stdout.close()  # the reader goes away while the other deals are still being solved
+    assert proc.wait(timeout=120) == 141
+    assert proc.stderr.read() == ""
+
+
 def test_solve_all_cards_and_made_only_exclude_each_other() -> None:
     result = run(["solve", str(EXAMPLES / "midgame.json"), "--all-cards", "--made-only"])
     assert result.exit_code == 2 and "exclude each other" in result.stderr

@@ -210,7 +210,7 @@ def test_resume_output_cuts_a_partial_last_line(tmp_path: Path) -> None:
     assert seen == good
     assert out.read_text(encoding="utf-8").endswith('"line": 4}\n')
     out.write_text('{"id": "a", "line": 1}\nnot json\n', encoding="utf-8")
-    with pytest.raises(RecordError, match="line 2: not a line written by tarot-solve analyze"):
+    with pytest.raises(RecordError, match="line 2: not a line written by tarot-solve"):
         history.resume_output(out, seen.append)
 
 
@@ -242,7 +242,7 @@ def test_summary_by_role_and_seat(tmp_path: Path) -> None:
     assert text[0] == "3 games: contracts made 1; under double-dummy play made 2, failed 0, undecided 1"
     assert text[2].split() == ["taker", "3", "3", "1", "2", "2", "0.67", "5", "1.67"]
     assert text[3].split() == ["defence", "3", "-", "-", "-", "3", "1.00", "7", "2.33"]
-    assert text[-1].startswith("1 games not proven throughout")
+    assert text[-1].startswith("1 game not proven throughout")
     pytest.importorskip("matplotlib")
     summary.plot(tmp_path / "costs.png")
     assert (tmp_path / "costs.png").read_bytes()[:4] == b"\x89PNG"

@@ -1458,3 +1458,30 @@ def test_table_grows_in_place_and_keeps_values() -> None:
     assert values == [fixed.solve(s, pv=False).margin for s in states]
     growing.clear()
     assert growing.table_used_bytes == first
+
+
+# Many positions -------------------------------------------------------------------------
+
+
+def test_solve_many_reads_lazily_and_answers_in_order_as_one_solver() -> None:
+    from conftest import EXAMPLES
+    from tarot_solver.records import read_records
+
+    states = [r.position() for r in read_records(EXAMPLES / "endgames.jsonl")[:6]]
+    consumed: List[int] = []
+
+    def lazily() -> Iterator[PlayState]:
+        for i, s in enumerate(states):
+            consumed.append(i)
+            yield s
+
+    results = solver_module.solve_many(lazily(), jobs=1)
+    assert consumed == []  # nothing read before the first result is asked for
+    alone = Solver(64)
+    for state, got in zip(states, results):
+        want = alone.solve(state)
+        assert (got.margin, got.pv, got.complete) == (want.margin, want.pv, True)
+    made = list(solver_module.solve_many(states, made_only=True, jobs=2, table_mb=16))
+    assert [r.made for r in made] == [alone.solve(s).made for s in states]
+    with pytest.raises(ValueError, match="exclude each other"):
+        next(solver_module.solve_many(states, made_only=True, all_cards=True))
