@@ -53,6 +53,8 @@ T = TypeVar("T")
 MAX_SEAT = max(VARIANTS) - 1
 POIGNEE_NAMES = ("simple", "double", "triple")
 CAMP_NAMES = {True: "attack", False: "defence", None: None}
+#: a result's ``made`` in words
+VERDICTS = {True: "made", False: "failed", None: "undecided"}
 
 
 class InputError(click.ClickException):
@@ -317,7 +319,7 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
             yield {"line": line, **_solve_json(record, r, made_only)}
 
     def count(result: Dict[str, Any]) -> None:
-        tally[{True: "made", False: "failed", None: "undecided"}[result["made"]]] += 1
+        tally[VERDICTS[result["made"]]] += 1
 
     echo = (lambda r: _write_line(sys.stdout, r)) if as_json else (lambda r: click.echo(_solve_row(r)))
     skipped = _batch(ctx, itertools.chain(first, records), lambda line, record: (line, record, record.position()),
@@ -362,7 +364,7 @@ def _solve_json(record: DealRecord, r: SolveResult, made_only: bool) -> Dict[str
 def _solve_row(r: Dict[str, Any]) -> str:
     """One deal of a many-deal `solve`, on one line."""
     name = r["id"] if r["id"] is not None else f"line {r['line']}"
-    verdict = {True: "made", False: "failed", None: "undecided"}[r["made"]]
+    verdict = VERDICTS[r["made"]]
     if r.get("margin") is not None:
         value = f"margin {_signed(r['margin'])}, "
     elif "margin_bounds" in r:
