@@ -34,7 +34,7 @@ from . import rules
 from .cards import EXCUSE, FULL_DECK, TRUMP_BASE, card_token, cards_of, mask_of
 from .errors import RecordError, TarotError
 from .records import VARIANT, DealRecord
-from .variant import Contract, variant_for
+from .variant import VARIANTS, Contract, variant_for
 
 SEATS = ("south", "east", "north", "west")
 CONTRACTS = {
@@ -129,15 +129,17 @@ def rebuild(doc: Any) -> Dict[str, Any]:
     if not isinstance(doc, dict) or not isinstance(doc.get("deal_info"), dict):
         raise RecordError("not a TarotClub deal log: no 'deal_info' object", key="deal_info")
     info = doc["deal_info"]
-    players = info.get("number_of_players", len(info.get("players", ())) or VARIANT.players)
-    try:
-        variant = variant_for(players)
-    except RecordError:
-        variant = None
-    if variant is None or variant.partner_share:
-        why = ": the log does not say which king was called" if variant is not None else ""
-        raise RecordError(f"a {players}-player deal cannot be converted{why} (3 and 4 players can)",
-                          key="deal_info.number_of_players", token=str(players))
+    players = info.get("number_of_players")
+    if players is None:  # else the table size is the number of the players' names
+        names = info.get("players")
+        players = len(names) if isinstance(names, list) and names else VARIANT.players
+    if not isinstance(players, int) or isinstance(players, bool) or players not in VARIANTS:
+        raise RecordError("expected the number of players, 3 or 4", key="deal_info.number_of_players",
+                          token=str(players))
+    variant = variant_for(players)
+    if variant.partner_share:
+        raise RecordError(f"a {players}-player deal cannot be converted: the log does not say which king was"
+                          " called (3 and 4 players can)", key="deal_info.number_of_players", token=str(players))
     taker, contract = _seat(info, "taker", players), _contract(info)
     leader = _seat(info, "first_trick_lead", players)
     slam = info.get("slam", False)

@@ -143,6 +143,9 @@ def _broken(change: Any) -> Dict[str, Any]:
 
 @pytest.mark.parametrize("change, fragments", [
     (lambda d: d["deal_info"].__setitem__("number_of_players", 5), ("5-player", "number_of_players")),
+    (lambda d: d["deal_info"].__setitem__("number_of_players", "4"),
+     ("key 'deal_info.number_of_players'", "expected the number of players, 3 or 4", "token '4'")),
+    (lambda d: d["deal_info"].__setitem__("number_of_players", [4]), ("expected the number of players",)),
     (lambda d: d["tricks"].__setitem__(3, "15-D;" + d["tricks"][3].split(";", 1)[1]),
      ("key 'tricks[3]'", "unknown TarotClub card '15-D'")),
     (lambda d: d["tricks"].pop(), ("expected 18 tricks, got 17",)),
@@ -160,6 +163,16 @@ def test_bad_logs_name_the_problem(change: Any, fragments: Any) -> None:
         tarotclub.to_record(_broken(change))
     for fragment in fragments:
         assert fragment in str(err.value)
+
+
+def test_the_table_size_from_the_count_or_the_names() -> None:
+    doc = log("h03_guard.json")
+    want = tarotclub.to_record(copy.deepcopy(doc))
+    doc["deal_info"]["players"] = 4  # not a list of names: the count decides
+    assert tarotclub.to_record(copy.deepcopy(doc)) == want
+    doc["deal_info"].pop("number_of_players", None)
+    doc["deal_info"]["players"] = ["South", "East", "North", "West"]
+    assert tarotclub.to_record(doc) == want
 
 
 def test_dog_must_match_what_the_log_says() -> None:
