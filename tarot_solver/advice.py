@@ -398,6 +398,9 @@ def bidding_position(seat: int, dealer: Optional[int], bids: Optional[Sequence[s
     names = tuple("pass" if str(b).strip().lower() == "pass" else Contract.parse(b).value for b in bids)
     rules.bidding_result(names, n)
     if dealer is None:
+        if len(names) >= n:
+            raise RecordError(f"at most {n - 1} bids come before a seat's own at {n} players, but {len(names)}"
+                              " were given", key="bids")
         return (seat - 1 - len(names)) % n, names
     expected = (seat - dealer - 1) % n
     if len(names) != expected:

@@ -106,6 +106,8 @@ def test_prior_bids_restrict_the_contracts() -> None:
     (dict(seat=2, dealer=0, bids=["pass", "garde"]), "seat 2 speaks after 1 bid(s) when seat 0 deals"),
     (dict(bids=["garde", "prise"]), "does not beat the previous bid"),
     (dict(bids=["gardez"]), "unknown contract 'gardez'"),
+    # as many bids as players would count the seat's own among them
+    (dict(bids=["pass", "pass", "prise", "garde"]), "at most 3 bids come before a seat's own at 4 players, but 4"),
     (dict(worlds=0), "at least 1"),
 ])
 def test_bad_bid_arguments(kwargs: Any, message: str) -> None:
