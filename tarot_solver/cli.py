@@ -9,7 +9,7 @@ Every command is a subcommand of the click group :data:`main`; to add one, write
   messages and progress go to stderr;
 * any :class:`~tarot_solver.errors.TarotError` and any OS error (a missing file...)
   raised by a command becomes one line ``tarot-solve: error: <message>`` on stderr
-  and exit status 2, without a traceback; click usage errors exit 2 too;
+  and exit status 2, without a traceback, and so does a click usage error;
 * ``--json`` (:data:`json_option`) prints one JSON object on one line; ``-`` as a
   file name reads stdin.
 """
@@ -67,8 +67,8 @@ class InputError(click.ClickException):
 
 
 class TarotGroup(click.Group):
-    """A click group turning input errors of any subcommand into :class:`InputError`,
-    Ctrl-C into one line and status 130, and a closed stdout (``| head``) into a
+    """A click group turning input and usage errors of any subcommand into
+    :class:`InputError` (one line, status 2), Ctrl-C into one line and status 130, and a closed stdout (``| head``) into a
     quiet stop with status 141, as a command killed by SIGPIPE."""
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -77,6 +77,12 @@ class TarotGroup(click.Group):
         except KeyboardInterrupt:
             click.echo(f"{PROG}: interrupted", err=True)
             ctx.exit(130)
+        except click.UsageError as e:
+            # bad usage (an unknown option, a value out of range, options that exclude each
+            # other...) is bad input too: one line, with where to look
+            path = [PROG, *e.ctx.command_path.split()[1:]] if e.ctx is not None else [PROG]
+            where = f" (see '{' '.join(path)} --help')"
+            raise InputError(_one_line(e.format_message()).rstrip(".") + where) from None
         except BrokenPipeError:
             # the reader is gone: nothing more can reach it, and flushing stdout at
             # exit would fail again

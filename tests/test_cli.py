@@ -301,6 +301,20 @@ def test_missing_file() -> None:
 # Bad input, in process and in a real subprocess ----------------------------------------
 
 
+@pytest.mark.parametrize("args, fragments", [
+    (["bid", "EX", "--seat", "7"], ("Invalid value for '--seat': 7 is not in the range", "'tarot-solve bid --help'")),
+    (["solve"], ("Missing argument 'FILE'", "'tarot-solve solve --help'")),
+    (["solve", str(EXAMPLES / "midgame.json"), "--all-cards", "--made-only"], ("exclude each other",)),
+    (["score", "--contract", "garde", "--points", "40", "--oudlers", "2", "--alone"], ("--alone: only at five",)),
+    (["analyze", str(EXAMPLES / "history.jsonl"), "--no-such-option"], ("No such option", "--no-such-option")),
+    (["nosuch"], ("No such command 'nosuch'", "'tarot-solve --help'")),
+])
+def test_usage_errors_are_one_line_too(args: List[str], fragments: Any) -> None:
+    result = run(args)
+    assert_one_line_error(result.exit_code, result.stdout, result.stderr, *fragments)
+
+
+
 @pytest.mark.parametrize("args, message", [
     # solve says what it had proven: the sure bounds, while the first probe runs
     (["solve", str(EXAMPLES / "deal.json")],
