@@ -621,7 +621,10 @@ def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: C
             raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog", key="discard")
         aside = mask_of(discard)
         if seat == taker:
-            rules.check_discard(mask | (dog_mask or 0), discard, variant)
+            try:
+                rules.check_discard(mask | (dog_mask or 0), discard, variant)
+            except TarotError as e:
+                raise e.located(key="discard")
         else:
             for c in discard:
                 if suit_of(c) != TRUMPS or (mask | (dog_mask or 0)) >> c & 1:
@@ -631,12 +634,21 @@ def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: C
         if seat == taker:
             raise RecordError("the taker knows his discard: it is needed", key="discard")
         aside = 0  # no trump shown from it
-    shown = []
-    for shower, cards in poignees:
+    shown: List[Tuple[int, int]] = []
+    for i, (shower, cards) in enumerate(poignees):
         try:
             rules.poignee_level(mask if shower == seat else mask_of(cards), cards, variant)
         except RecordError as e:
             raise e.located(key="poignees")
+        others = 0  # what the other seats' poignées showed
+        for other, other_cards in shown:
+            others |= other_cards if other != shower else 0
+        for clash, holder in ((mask_of(cards) & mask if shower != seat else 0, f"seat {seat} holds it"),
+                              (mask_of(cards) & others, "another seat showed it")):
+            if clash:
+                tok = card_token(cards_of(clash)[0])
+                raise RecordError(f"seat {shower} shows '{tok}' in a poignée, but {holder}", key=f"poignees[{i}]",
+                                  token=tok)
         shown.append((shower, mask_of(cards)))
     for i, c in enumerate(played):
         if c in played[:i]:

@@ -492,13 +492,18 @@ def _hand_input(arg: str) -> Tuple[List[int], Optional[DealRecord]]:
         raise e.located(file=label)
 
 
-def table_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """--players and, at five players, --called."""
-    f = click.option("--called", metavar="CARD",
-                     help="Five players: the card the taker calls [default: the record's, else the taker's"
-                          " simple policy: the callable card he lacks in his longest suit].")(f)
-    return click.option("--players", type=int, help="Players at the table: 4, 3 (hands of 24) or 5 (hands of 15)"
-                                                    " [default: the record's, else 4].")(f)
+#: --called of bid and discard: the taker's call is part of the advice's question
+CALL_POLICY_HELP = ("Five players: the card the taker calls [default: the record's, else the taker's"
+                    " simple policy: the callable card he lacks in his longest suit].")
+
+
+def table_options(called_help: str = CALL_POLICY_HELP) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """--players and, at five players, --called (``called_help`` says what it is to the command)."""
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        f = click.option("--called", metavar="CARD", help=called_help)(f)
+        return click.option("--players", type=int, help="Players at the table: 4, 3 (hands of 24) or 5 (hands of 15)"
+                                                        " [default: the record's, else 4].")(f)
+    return decorate
 
 
 def _called_option(record: Optional[DealRecord], seat: Optional[int], called: Optional[str]) -> Optional[int]:
@@ -615,7 +620,7 @@ def _with_budget_options(f: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--bids", metavar="BIDS",
               help="The bids made before this seat, from the dealer's right: 'pass,garde'"
                    " [default: the record's, else all passed].")
-@table_options
+@table_options()
 @_with_budget_options
 @json_option
 def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Optional[str], players: Optional[int],
@@ -690,7 +695,7 @@ def _cards_option(value: Optional[str], key: str,
 
 @main.command("discard")
 @click.argument("hand")
-@click.option("--dog", metavar="DOG", help="The six cards of the dog [default: the record's].")
+@click.option("--dog", metavar="DOG", help="The dog: six cards, three at five players [default: the record's].")
 @click.option("--contract", "contract_name", metavar="C", help="prise or garde [default: the record's].")
 @click.option("--seat", type=click.IntRange(0, MAX_SEAT),
               help="The taker's seat [default: 0, or the record's taker].")
@@ -698,7 +703,7 @@ def _cards_option(value: Optional[str], key: str,
               help="The dealer [default: the record's, else the seat before the taker].")
 @click.option("--candidates", type=click.IntRange(min=1), default=_advice.DEFAULT_CANDIDATES, show_default=True,
               help="Most discards to evaluate.")
-@table_options
+@table_options()
 @_with_budget_options
 @json_option
 def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str], seat: Optional[int],
@@ -720,7 +725,7 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
     if dog is not None:
         dog_cards = _cards_option(dog, "--dog", parse_hand)
     if dog_cards is None:
-        raise click.UsageError("missing option '--dog' (the six cards of the dog)")
+        raise click.UsageError("missing option '--dog' (the cards of the dog)")
     if contract is None:
         raise click.UsageError("missing option '--contract' (prise or garde)")
     res = _advice.discard_advice(cards, dog_cards, contract, seat=seat or 0, dealer=dealer, worlds=worlds,
@@ -768,11 +773,13 @@ def _render_discard(r: Dict[str, Any]) -> str:
 @click.option("--leader", type=click.IntRange(0, MAX_SEAT), help="The seat that led the first trick.")
 @click.option("--dog", metavar="CARDS", help="The dog, shown in a prise or garde.")
 @click.option("--discard", metavar="CARDS",
-              help="The taker's six discarded cards (for the taker), or the trumps shown from the discard.")
+              help="The taker's discard, six cards or three at five players (for the taker), or the trumps"
+                   " shown from the discard.")
 @click.option("--played", metavar="CARDS", help="The cards played so far, from the first lead.")
 @click.option("--poignee", "poignees", type=(click.IntRange(0, MAX_SEAT), str), multiple=True,
               metavar="SEAT CARDS", help="A poignée shown: the seat and its cards (repeat for each).")
-@table_options
+@table_options("Five players, with a hand as POSITION: the card the taker called (needed; a deal"
+               " record gives its own).")
 @_with_budget_options
 @json_option
 def play_command(position: str, seat: Optional[int], taker: Optional[int], contract_name: Optional[str],
@@ -835,6 +842,7 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
         "hand": tokens(res.hand),
         "choices": [{"cards": tokens(c.cards), **_summary_json(c.summary)} for c in res.choices],
         "recommendation": card_token(res.recommendation),
+        **({} if target.called is None else {"called": card_token(target.called)}),
         **_run_json(res.run),
     }
     emit(result, as_json, _render_play)
@@ -846,6 +854,8 @@ def _render_play(r: Dict[str, Any]) -> str:
     else:
         side = "the taker's partner" if r["camp"] == "taker" else "a defender"
         role = f"{side}, seat {r['taker']}'s {r['contract']}"
+    if "called" in r:
+        role += f", calling {r['called']}"
     lines = [f"seat {r['seat']} to play ({role}), trick {r['trick_number']}"
              + (f", on the table: {' '.join(r['trick'])}" if r["trick"] else ", on lead"),
              f"hand: {format_hand(r['hand'])}",

@@ -380,6 +380,7 @@ class View:
                     if aside & TRUMPS_MASK:
                         forbidden[taker] |= rules.discardable(FULL_DECK) & ~TRUMPS_MASK
         known[self.seat] = hand
+        revealed = 0
         if self.called is not None and taker is not None:
             # a queen called: the four kings were dealt to the taker (with the dog taken, a
             # discardable card of them may lie in the discard)
@@ -402,7 +403,9 @@ class View:
                 player = (leader + len(trick)) % n
                 clash = self._clash(player, card, hand)
                 if not clash and player != self.seat and forbidden[player] >> card & 1:
-                    clash = "what he showed earlier rules it out (a void, no trump or none above a trump)"
+                    clash = (f"the call of '{card_token(self.called)}' shows seat {taker} holds it"
+                             if revealed >> card & 1 and player != taker and self.called is not None else
+                             "what he showed earlier rules it out (a void, no trump or none above a trump)")
                 if player == self.seat and not rules.legal_plays(hand & ~played_by[player], trick) >> card & 1:
                     clash = "does not hold it" if not hand >> card & 1 else "may not play it"
                 if clash:

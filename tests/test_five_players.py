@@ -208,6 +208,28 @@ def test_play_advice_from_a_record_and_from_a_view_agree() -> None:
                 players=5)
 
 
+def test_a_view_names_the_key_of_what_cannot_be_true() -> None:
+    record = read_record(EXAMPLES / "five.json")
+    hand = record.hands[2]  # the taker's
+    common = dict(taker=2, contract=Contract.GARDE, leader=0, dog=record.dog, players=5, called=parse_card("KS"))
+    with pytest.raises(TarotError, match=r"^key 'discard': the discard must hold 3 cards, not 4"):
+        view_of(2, hand, discard=[parse_card(t) for t in ("8H", "2C", "3C", "JC")], **common)
+    with pytest.raises(TarotError, match=r"^key 'discard': a king may not be discarded"):
+        view_of(2, hand, discard=[parse_card(t) for t in ("8H", "2C", "KD")], **common)
+    trumps = [c for c in cards_of(mask_of(record.hands[1])) if c >= 56][:8]
+    mine = [c for c in cards_of(mask_of(hand)) if c >= 56]
+    while len(mine) < 8:  # a poignée of seat 1 that shows one of seat 2's trumps
+        mine.append(trumps.pop())
+    with pytest.raises(TarotError, match=r"^key 'poignees\[0\]': seat 1 shows 'T\d+' in a poignée, but seat 2"
+                                         r" holds it"):
+        view_of(2, hand, discard=record.discard, poignees=[(1, mine)], **common)
+    # the call of a queen shows the kings: a king played by another seat is refused for that reason
+    queen = dataclasses.replace(View.of_record(record, 0), called=parse_card("QS"), played=(parse_card("KS"),),
+                                leader=1)
+    with pytest.raises(TarotError, match="seat 1 plays 'KS' in trick 1, but the call of 'QS' shows seat 2 holds it"):
+        queen.constraints()
+
+
 def test_bid_and_discard_advice_call_a_card() -> None:
     record = read_record(EXAMPLES / "five.json")
     hand = record.hands[2]
@@ -231,6 +253,7 @@ def test_cli_advice_at_five_players() -> None:
     assert json.loads(res.output)["called"] == "KH"
     res = run(["play", str(EXAMPLES / "five-midgame.json"), "--worlds", "2", "-j", "1", "--json"])
     assert res.exit_code == 0 and json.loads(res.output)["camp"] == "taker"
+    assert json.loads(res.output)["called"] == "KS"
     res = run(["play", hand, "--players", "5", "--seat", "2", "--taker", "2", "--contract", "garde_sans",
                "--leader", "0"])
     assert res.exit_code == 2 and "missing option '--called'" in res.output
