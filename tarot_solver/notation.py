@@ -41,7 +41,7 @@ from .cards import (
 )
 from .errors import CardError, RecordError, TarotError
 from .records import check_seat
-from .variant import VARIANTS, Contract
+from .variant import VARIANTS, Contract, variant_for
 
 TRUMP_GROUP = "T"
 #: deal options, in the order :func:`format_deal` writes them
@@ -191,7 +191,7 @@ def format_deal(
     """
     if players is not None and players != len(hands):
         raise RecordError(f"{len(hands)} hands for {players} players", key="players", token=str(players))
-    n = len(hands)
+    n = variant_for(len(hands)).players  # 3, 4 or 5 hands, as parse_deal reads them
     options = [f"{key}={check_seat(value, key, n)}" for key, value in (("dealer", dealer), ("taker", taker))
                if value is not None]
     if contract is not None:

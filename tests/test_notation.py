@@ -87,6 +87,13 @@ def test_deal_options_may_share_the_first_part(deal_obj: Dict[str, Any]) -> None
     assert parse_deal(text.upper().replace("GARDE_SANS", "garde-sans"))["contract"] is Contract.GARDE_SANS
 
 
+def test_format_deal_writes_only_what_parse_deal_reads(deal_obj: Dict[str, Any]) -> None:
+    record = DealRecord.from_json(deal_obj)
+    for hands in (record.hands[:2], [*record.hands, *record.hands[:2]]):
+        with pytest.raises(RecordError, match="bad number of players"):
+            format_deal(hands, record.dog)
+
+
 def test_the_example_hand_file() -> None:
     text = (EXAMPLES / "hand.txt").read_text(encoding="utf-8").strip()
     assert len(parse_hand(text)) == 18
