@@ -14,6 +14,7 @@ The key-by-key contract is in ``docs/formats.md``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -481,21 +482,30 @@ def _file_label(path: PathLike) -> str:
     return "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
 
 
-def _read_text(path: PathLike) -> Tuple[str, str]:
-    """(label for messages, text) of a file, ``-`` meaning stdin."""
-    label = _file_label(path)
-    if os.fspath(path) == "-":
-        return label, sys.stdin.read()
-    with open(path, "rb") as f:
-        data = f.read()
+def _malformed(e: ValueError, label: str, line: int) -> RecordError:
+    """The error of a JSON document that does not parse (``e`` from :mod:`json`)."""
+    if isinstance(e, json.JSONDecodeError):
+        return RecordError(f"malformed JSON at column {e.colno}: {e.msg}", file=label, record=f"line {line}")
+    return RecordError(f"unreadable JSON: {str(e).split(';')[0]}", file=label, record=f"line {line}")
+
+
+def _loads(text: str, label: str, line: int) -> Any:
+    """One JSON Lines document: its value, or its error."""
     try:
-        return label, data.decode("utf-8-sig")
+        return json.loads(text)
+    except RecursionError:
+        return RecordError("unreadable JSON: nested too deeply", file=label, record=f"line {line}")
+    except ValueError as e:  # a JSONDecodeError, or an integer too long to convert
+        return _malformed(e, label, line)
+
+
+def _decode(raw: bytes, label: str, line: int) -> str:
+    """A line of a file as text; a UTF-8 byte order mark on the first line is dropped."""
+    try:
+        return raw.decode("utf-8-sig" if line == 1 else "utf-8")
     except UnicodeDecodeError as e:
-        raise RecordError(f"not UTF-8 text (bad byte at offset {e.start})", file=label) from None
-
-
-def _malformed(e: json.JSONDecodeError, label: str, line: int) -> RecordError:
-    return RecordError(f"malformed JSON at column {e.colno}: {e.msg}", file=label, record=f"line {line}")
+        raise RecordError(f"not UTF-8 text (bad byte at column {e.start + 1})", file=label,
+                          record=f"line {line}") from None
 
 
 def _documents(text: str, label: str) -> Iterator[Tuple[int, Any]]:
@@ -513,10 +523,14 @@ def _documents(text: str, label: str) -> Iterator[Tuple[int, Any]]:
     first_line = text.count("\n", 0, start) + 1
     try:
         value, end = json.JSONDecoder().raw_decode(text, start)
-    except json.JSONDecodeError as e:
+    except RecursionError:
+        yield first_line, RecordError("unreadable JSON: nested too deeply", file=label, record=f"line {first_line}")
+        return
+    except ValueError as e:
         head = body.split("\n", 1)[0].strip()
         if not (head.startswith("{") and head.endswith("}")):
-            yield e.lineno, _malformed(e, label, e.lineno)
+            line = e.lineno if isinstance(e, json.JSONDecodeError) else first_line
+            yield line, _malformed(e, label, line)
             return
     else:
         after = len(text) - len(text[end:].lstrip())
@@ -527,13 +541,9 @@ def _documents(text: str, label: str) -> Iterator[Tuple[int, Any]]:
             extra = json.JSONDecodeError("Extra data", text, after)
             yield extra.lineno, _malformed(extra, label, extra.lineno)
             return
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            yield number, json.loads(line)
-        except json.JSONDecodeError as e:
-            yield number, _malformed(e, label, number)
+    for number, piece in enumerate(text.split("\n"), 1):
+        if piece.strip():
+            yield number, _loads(piece, label, number)
 
 
 def _parse(doc: Any, label: str, line: int) -> Union[DealRecord, TarotError]:
@@ -548,33 +558,48 @@ def _parse(doc: Any, label: str, line: int) -> Union[DealRecord, TarotError]:
 def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:
     """Tolerant reader: ``(line, record or error)`` for every record of the file.
 
-    A bad record is yielded as its error and reading goes on; only a file that cannot
-    be read at all (missing, not UTF-8, empty) raises.  JSON Lines files are read one
-    line at a time, so memory stays flat in the number of records; a file whose first
-    record spans several lines (one pretty-printed record), and stdin, are read whole.
+    A bad record (malformed JSON, a line that is not UTF-8, a record that breaks a
+    rule) is yielded as its error and reading goes on; only a file that cannot be
+    read at all (missing, empty, or not UTF-8 before its first record) raises.
+    JSON Lines files, stdin included, are read one line at a time, so memory stays
+    flat in the number of records; a file whose first record spans several lines
+    (one pretty-printed record) is read whole, from the same handle (a pipe too).
     """
     label = _file_label(path)
-    streamed = False
-    if os.fspath(path) != "-":
-        try:
-            with open(path, encoding="utf-8-sig") as f:
-                for number, text in enumerate(f, 1):
-                    if not text.strip():
-                        continue
-                    try:
-                        doc: Any = json.loads(text)
-                    except json.JSONDecodeError as e:
-                        if not streamed:
-                            break  # the first record spans several lines: not JSON Lines
-                        doc = _malformed(e, label, number)
-                    streamed = True
-                    yield number, _parse(doc, label, number)
-        except UnicodeDecodeError as e:
-            raise RecordError(f"not UTF-8 text (bad byte at offset {e.start})", file=label) from None
-    if not streamed:
-        label, text = _read_text(path)
-        for line, doc in _documents(text, label):
-            yield line, _parse(doc, label, line)
+    stdin = os.fspath(path) == "-"
+    with contextlib.ExitStack() as stack:
+        f = sys.stdin.buffer if stdin else stack.enter_context(open(path, "rb"))
+        head: List[bytes] = []  # the lines read before the first record proves the file JSON Lines
+        streamed = False
+        for number, raw in enumerate(f, 1):
+            if streamed:
+                try:
+                    text = _decode(raw, label, number)
+                except RecordError as e:
+                    yield number, e
+                    continue
+                if text.strip():
+                    yield number, _parse(_loads(text, label, number), label, number)
+                continue
+            head.append(raw)
+            text = _decode(raw, label, number)
+            if not text.strip():
+                continue
+            doc = _loads(text, label, number)
+            if isinstance(doc, TarotError):
+                break  # the first record spans several lines, or is malformed: read the file whole
+            streamed = True
+            yield number, _parse(doc, label, number)
+        if not streamed:
+            data = b"".join(head) + f.read()
+            try:
+                whole = data.decode("utf-8-sig")
+            except UnicodeDecodeError as e:
+                line = data.count(b"\n", 0, e.start) + 1
+                raise RecordError(f"not UTF-8 text (bad byte at offset {e.start})", file=label,
+                                  record=f"line {line}") from None
+            for line, doc in _documents(whole, label):
+                yield line, _parse(doc, label, line)
 
 
 def read_records(path: PathLike) -> List[DealRecord]:

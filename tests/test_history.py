@@ -193,7 +193,7 @@ def test_streamed_reading_matches_whole_file_reading(tmp_path: Path, monkeypatch
     path = tmp_path / "h.jsonl"
     path.write_text(text, encoding="utf-8")
     streamed = [(n, str(x).replace(str(path), "<stdin>")) for n, x in iter_records(path)]
-    monkeypatch.setattr("sys.stdin", io.StringIO(text))  # stdin is read whole
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8"))))
     assert streamed == [(n, str(x)) for n, x in iter_records("-")]
     assert [n for n, _ in streamed] == [1, 3, 4, 5, 6]
     assert "line 3: malformed JSON" in streamed[1][1] and "line 5" in streamed[3][1]

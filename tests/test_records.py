@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import threading
 from typing import Any, Dict
 
 import pytest
@@ -320,12 +322,12 @@ def test_bad_id_type(deal_obj: Dict[str, Any]) -> None:
 
 
 def test_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO((EXAMPLES / "game.json").read_text(encoding="utf-8")))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO((EXAMPLES / "game.json").read_bytes())))
     assert read_record("-").id == "example-game"
 
 
 def test_stdin_errors_are_labelled(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
     with pytest.raises(RecordError, match="<stdin>: empty file"):
         read_records("-")
 
@@ -340,6 +342,34 @@ def test_not_utf8(tmp_path: Any) -> None:
     path.write_bytes(b'{"hands": "\xff"}')
     with pytest.raises(RecordError, match="not UTF-8 text"):
         read_records(path)
+
+
+def test_a_bad_line_of_json_lines_is_skipped_with_its_line(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    good = (EXAMPLES / "history.jsonl").read_bytes().splitlines(True)[:2]
+    bad = [b'{"id": "x\xff"}\n', b"[" * 100_000 + b"]" * 100_000 + b"\n", b'{"id": ' + b"9" * 5000 + b"}\n"]
+    data = b"\xef\xbb\xbf" + good[0] + b"".join(bad) + good[1]
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(data)
+    items = list(iter_records(path))
+    assert [n for n, _ in items] == [1, 2, 3, 4, 5]
+    assert isinstance(items[0][1], DealRecord) and isinstance(items[4][1], DealRecord)
+    assert "line 2: not UTF-8 text (bad byte at column 10)" in str(items[1][1])
+    assert "line 3: unreadable JSON: nested too deeply" in str(items[2][1])
+    assert "line 4: unreadable JSON: Exceeds the limit" in str(items[3][1])
+    # stdin reads the same, byte order mark included
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert [(n, str(x)) for n, x in iter_records("-")] == [(n, str(x).replace(str(path), "<stdin>"))
+                                                          for n, x in items]
+
+
+def test_a_pretty_record_through_a_pipe(tmp_path: Any) -> None:
+    # the reader reads on from the handle it has (a pipe cannot be opened twice)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes((EXAMPLES / "game.json").read_bytes()))
+    writer.start()
+    assert read_record(fifo).id == "example-game"
+    writer.join()
 
 
 def test_missing_file_is_an_os_error(tmp_path: Any) -> None:
