@@ -320,7 +320,7 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
     def solve_all(items: Iterator[Tuple[int, DealRecord, PlayState]]) -> Iterator[Dict[str, Any]]:
         for r in solve_many(states(items), made_only=made_only, all_cards=all_cards, time_limit=time_limit,
                             node_limit=node_limit, table_mb=table_mb, jobs=jobs, scheduler=scheduler,
-                            progress="solve" if sys.stderr.isatty() else None):
+                            progress=_progress("solve", rows_on_stdout=output is None)):
             line, record = pending.popleft()
             yield {"line": line, **_solve_json(record, r, made_only)}
 
@@ -328,7 +328,7 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
         tally[VERDICTS[result["made"]]] += 1
 
     echo = (lambda r: _write_line(sys.stdout, r)) if as_json else (lambda r: click.echo(_solve_row(r)))
-    skipped = _batch(ctx, itertools.chain(first, records), lambda line, record: (line, record, record.position()),
+    skipped = _batch(ctx, file, itertools.chain(first, records), lambda line, record: (line, record, record.position()),
                      solve_all, noun="deal", output=output, resume=resume, strict=strict, on_result=count,
                      echo=echo)
     click.echo(f"{_history.plural(sum(tally.values()), 'deal')}: {tally['made']} made, {tally['failed']} failed, "
@@ -946,8 +946,6 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
         _require("dask.distributed", "dask", "--scheduler")
     if plot:
         _require("matplotlib", "plot", "--plot")
-    if history != "-":
-        os.stat(history)  # a missing file is an error before anything is written
     if time_limit is None:
         time_limit = 0.0 if nodes else ANALYZE_TIME_LIMIT
     options = _history.AnalysisOptions(time_limit=time_limit or None, node_limit=nodes or None, table_mb=table_mb,
@@ -959,9 +957,10 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
         record.final_state()  # complete and playable, else a TarotError
         return line, record, options
 
-    skipped = _batch(ctx, iter_records(history), playable,
+    skipped = _batch(ctx, history, iter_records(history), playable,
                      lambda items: _map_ordered(_history.analyze_task, items, jobs=jobs, scheduler=scheduler,
-                                                progress="analyze" if sys.stderr.isatty() else None),
+                                                progress=_progress("analyze",
+                                                                   rows_on_stdout=output is None and not show_summary)),
                      noun="game", output=output, resume=resume, strict=strict, on_result=summary.add, echo=echo)
     if show_summary:
         emit(summary.to_json(), as_json, lambda _: summary.render())
@@ -970,22 +969,31 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
     _raise_skipped(skipped, "game")
 
 
-def _batch(ctx: click.Context, records: Iterator[Tuple[int, Union[DealRecord, TarotError]]],
+def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[DealRecord, TarotError]]],
            prepare: Callable[[int, DealRecord], T], run: Callable[[Iterator[T]], Iterator[Dict[str, Any]]], *,
            noun: str, output: Optional[str], resume: bool, strict: bool,
            on_result: Callable[[Dict[str, Any]], None],
            echo: Optional[Callable[[Dict[str, Any]], None]]) -> List[int]:
     """The streaming loop of `analyze` and of `solve` on many records.
 
-    Each good record becomes a task (``prepare(line, record)``, which raises
-    :class:`TarotError` for a record that cannot be run); ``run`` turns the
-    tasks into result lines, in order.  Each line goes to ``output`` (written
-    whole and flushed; with ``resume``, the keys already there are skipped and
-    the rest appended), else to ``echo``, and to ``on_result``.  A bad record is
-    reported on stderr and skipped (its line number returned), or with
-    ``strict`` stops the run.  Ctrl-C leaves whole lines and exits 130.
+    ``records`` are those of the file ``source``.  Each good record becomes a
+    task (``prepare(line, record)``, which raises :class:`TarotError` for a
+    record that cannot be run); ``run`` turns the tasks into result lines, in
+    order.  Each line goes to ``output`` (written whole and flushed; with
+    ``resume``, the records whose key is already there, as many times as it is
+    there, are skipped and the rest appended), else to ``echo``, and to
+    ``on_result``.  A bad record is reported on stderr and skipped (its line
+    number returned), or with ``strict`` stops the run.  ``output`` is opened
+    only once the first record is read (a file that cannot be read leaves it
+    alone), and never when it is ``source``.  Ctrl-C leaves whole lines and
+    exits 130.
     """
-    done: Set[Union[str, int]] = set()
+    if output is not None and source != "-" and os.path.exists(output) and os.path.samefile(source, output):
+        raise InputError(f"--output {output} is the input file: its records would be overwritten")
+    records = iter(records)
+    first = list(itertools.islice(records, 1))  # a file that cannot be read raises here
+    records = itertools.chain(first, records)
+    done: Counter = Counter()
     if resume and output is not None and os.path.exists(output):
         done = _history.resume_output(output, on_result)
     skipped: List[int] = []
@@ -997,7 +1005,9 @@ def _batch(ctx: click.Context, records: Iterator[Tuple[int, Union[DealRecord, Ta
             for line, item in records:
                 task: Union[T, TarotError]
                 if isinstance(item, DealRecord):
-                    if _history.game_key({"id": item.id, "line": line}) in done:
+                    key = _history.game_key({"id": item.id, "line": line})
+                    if done[key] > 0:
+                        done[key] -= 1
                         continue
                     try:
                         task = prepare(line, item)
@@ -1021,7 +1031,10 @@ def _batch(ctx: click.Context, records: Iterator[Tuple[int, Union[DealRecord, Ta
     try:
         for result in run(tasks()):
             if out is not None:
-                _write_line(out, result)
+                try:
+                    _write_line(out, result)
+                except OSError as e:  # a full disk...: name the file
+                    raise OSError(e.errno, e.strerror, output) from None
             elif echo is not None:
                 echo(result)
             on_result(result)
@@ -1037,6 +1050,12 @@ def _batch(ctx: click.Context, records: Iterator[Tuple[int, Union[DealRecord, Ta
     if stop:
         raise stop[0]
     return skipped
+
+
+def _progress(label: str, rows_on_stdout: bool) -> Optional[str]:
+    """The label of a batch's progress counter on stderr: only on a terminal, and not
+    when the rows themselves go to the same terminal (they show the progress)."""
+    return label if sys.stderr.isatty() and not (rows_on_stdout and sys.stdout.isatty()) else None
 
 
 def _raise_skipped(skipped: List[int], noun: str) -> None:

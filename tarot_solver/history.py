@@ -33,7 +33,7 @@ import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Set, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from .cards import TOTAL_HALF_POINTS, card_token, count, points
 from .errors import RecordError
@@ -425,16 +425,18 @@ def game_key(game: Mapping[str, Any]) -> Union[str, int]:
     return game["id"] if game.get("id") is not None else int(game["line"])
 
 
-def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> Set[Union[str, int]]:
-    """The keys (:func:`game_key`) of the games already in an output file, for ``--resume``.
+def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> "Counter[Union[str, int]]":
+    """The keys (:func:`game_key`) of the lines already in an output file, each with how
+    many lines hold it (a history may repeat an id), for ``--resume``.
 
     Each line is passed to ``add`` (to summarise the whole file).  A last line cut
-    short (no newline: the writer was killed) is removed from the file.  The keys
-    are kept in memory: a few dozen bytes per game.
+    short (no newline: the writer was killed in it) is removed from the file.  The
+    keys are kept in memory: a few dozen bytes per line.
     """
     label = _file_label(path)
-    keys: Set[Union[str, int]] = set()
+    keys: Counter[Union[str, int]] = Counter()
     whole = 0
+    number = 0
     with open(path, "rb") as f:
         for number, raw in enumerate(f, 1):
             if not raw.endswith(b"\n"):
@@ -444,11 +446,16 @@ def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> Set[
                 continue
             try:
                 game = json.loads(raw)
-                keys.add(game_key(game))
+                key = game_key(game)
                 add(game)
-            except (ValueError, KeyError, TypeError, AttributeError):
+            except (ValueError, KeyError, TypeError, AttributeError, IndexError, OverflowError, RecursionError):
                 raise RecordError("not a line written by tarot-solve", file=label,
                                   record=f"line {number}") from None
+            keys[key] += 1
     if whole < os.path.getsize(path):
+        with open(path, "rb") as f:
+            f.seek(whole)
+            if not f.read(2) == b'{"':  # what this tool writes starts so, cut short or not
+                raise RecordError("not a line written by tarot-solve", file=label, record=f"line {number}")
         os.truncate(path, whole)
     return keys

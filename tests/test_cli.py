@@ -261,6 +261,34 @@ def test_solve_many_output_and_resume(tmp_path: Path) -> None:
     assert run(["solve", str(ENDGAMES), "--resume"]).exit_code == 2
 
 
+def test_batch_output_is_never_the_input_nor_lost(tmp_path: Path) -> None:
+    copy = tmp_path / "endgames.jsonl"
+    copy.write_bytes(ENDGAMES.read_bytes())
+    for command in ("solve", "analyze"):
+        same = run([command, str(copy), "--nodes", "1000", "-j", "1", "-o", str(copy)])
+        assert_one_line_error(same.exit_code, same.stdout, same.stderr, "is the input file")
+        assert copy.read_bytes() == ENDGAMES.read_bytes()
+    keep = tmp_path / "keep.jsonl"
+    keep.write_text('{"id": "a", "line": 1, "made": true}\n', encoding="utf-8")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n", encoding="utf-8")
+    for command in ("solve", "analyze"):  # an input that cannot be read leaves the output alone
+        result = run([command, str(empty), "-j", "1", "-o", str(keep)])
+        assert_one_line_error(result.exit_code, result.stdout, result.stderr, "empty file")
+        assert keep.read_text(encoding="utf-8") == '{"id": "a", "line": 1, "made": true}\n'
+
+
+def test_resume_with_an_id_twice_writes_what_a_whole_run_does(tmp_path: Path) -> None:
+    lines = ENDGAMES.read_text(encoding="utf-8").splitlines(True)
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text(lines[0] + lines[0] + lines[1], encoding="utf-8")
+    whole, part = tmp_path / "whole.jsonl", tmp_path / "part.jsonl"
+    assert run(["solve", str(twice), "--made-only", "-j", "1", "-o", str(whole)]).exit_code == 0
+    part.write_text(whole.read_text(encoding="utf-8").splitlines(True)[0], encoding="utf-8")
+    assert run(["solve", str(twice), "--made-only", "-j", "1", "-o", str(part), "--resume"]).exit_code == 0
+    assert _without_seconds(part.read_text(encoding="utf-8")) == _without_seconds(whole.read_text(encoding="utf-8"))
+
+
 def test_a_closed_stdout_stops_quietly() -> None:
     # `| head -1`: status 141 as for SIGPIPE, and nothing on stderr (no error, no joblib warning)
     proc = subprocess.Popen([sys.executable, "-m", "tarot_solver", "solve", str(ENDGAMES), "--json", "-j", "2"],

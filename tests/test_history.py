@@ -206,12 +206,19 @@ def test_resume_output_cuts_a_partial_last_line(tmp_path: Path) -> None:
     good = [{"id": "a", "line": 1}, {"id": None, "line": 4}]
     out.write_text("".join(json.dumps(g) + "\n" for g in good) + '{"id": "b", "li', encoding="utf-8")
     seen: List[Dict[str, Any]] = []
-    assert history.resume_output(out, seen.append) == {"a", 4}
+    assert history.resume_output(out, seen.append) == {"a": 1, 4: 1}
     assert seen == good
     assert out.read_text(encoding="utf-8").endswith('"line": 4}\n')
-    out.write_text('{"id": "a", "line": 1}\nnot json\n', encoding="utf-8")
-    with pytest.raises(RecordError, match="line 2: not a line written by tarot-solve"):
-        history.resume_output(out, seen.append)
+    out.write_text('{"id": "a", "line": 1}\n{"id": "a", "line": 2}\n', encoding="utf-8")  # an id twice
+    assert history.resume_output(out, seen.append) == {"a": 2}
+    seat_7 = ('{"id": "z", "line": 1, "taker": 7, "made": true, "dd_made": true, "complete": true, "undecided": 0,'
+              ' "scores": [1, 2, 3, -6], "errors": []}\n')
+    for text, add in (("not json\n", seen.append), ('{"line": 1e400}\n', seen.append), (seat_7, Summary().add),
+                      ("hello", seen.append)):  # never a traceback, and a foreign file is left as it is
+        out.write_text('{"id": "a", "line": 1}\n' + text, encoding="utf-8")
+        with pytest.raises(RecordError, match="line 2: not a line written by tarot-solve"):
+            history.resume_output(out, lambda game: add(game) if game["id"] != "a" else None)
+        assert out.read_text(encoding="utf-8").endswith(text)
 
 
 # Summaries -------------------------------------------------------------------------------
