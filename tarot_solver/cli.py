@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 import signal
 import sys
@@ -95,6 +96,16 @@ class TarotGroup(click.Group):
             raise InputError(_one_line(text)) from None
         except MemoryError as e:
             raise InputError(_one_line(f"{e or 'out of memory'}: try a smaller --table-mb")) from None
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds in a range; not NaN (which every range test lets through)."""
+
+    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
 
 
 def _one_line(text: str) -> str:
@@ -270,7 +281,7 @@ def _render_replay(r: Dict[str, Any], called: str = "") -> str:
 @click.argument("file")
 @click.option("--all-cards", is_flag=True, help="Also give the margin after each legal card of the player on turn.")
 @click.option("--made-only", is_flag=True, help="Only answer whether the contract is made (one null-window search).")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), metavar="S",
+@click.option("--time-limit", type=Seconds(min=0, min_open=True), metavar="S",
               help="Stop after S seconds and report the proven bounds (per deal).")
 @click.option("--nodes", "node_limit", type=click.IntRange(min=1), metavar="N",
               help="Stop after N search nodes and report the proven bounds (per deal).")
@@ -595,7 +606,7 @@ _budget_options = [
                  help="Seed of the worlds: world i is the same whatever -j."),
     click.option("-j", "--jobs", type=click.IntRange(min=0), default=0,
                  help="Worker processes (default: all cores; 1 runs here)."),
-    click.option("--time-budget", type=click.FloatRange(min=0, min_open=True), metavar="S",
+    click.option("--time-budget", type=Seconds(min=0, min_open=True), metavar="S",
                  help="Stop starting new worlds after S seconds (the worlds done so far are reported)."),
     click.option("--node-budget", type=click.IntRange(min=1), default=_advice.DEFAULT_NODE_BUDGET,
                  show_default=True, metavar="N", help="Search nodes for each make/fail question."),
@@ -917,7 +928,7 @@ def _require(module: str, extra: str, option: str) -> None:
 @click.option("--scheduler", metavar="ADDR", help="Run on a Dask cluster (tcp://HOST:PORT).")
 @click.option("--resume", is_flag=True, help="Skip the games already in --output and append the others.")
 @click.option("--strict", is_flag=True, help="Stop at the first bad game instead of skipping it.")
-@click.option("--time-limit", type=click.FloatRange(min=0), metavar="SECONDS",
+@click.option("--time-limit", type=Seconds(min=0), metavar="SECONDS",
               help=f"Search time per position (0: none; default {ANALYZE_TIME_LIMIT:g}, none with --nodes).")
 @click.option("--nodes", type=click.IntRange(min=0), default=0, metavar="N",
               help="Search nodes per position (0: none); results do not depend on the machine.")

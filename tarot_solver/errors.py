@@ -73,5 +73,9 @@ class IllegalMoveError(TarotError):
     """A card that may not be played (or discarded) in the position."""
 
 
+class SchedulerError(TarotError):
+    """A Dask scheduler address that cannot be used."""
+
+
 class ExtensionMissingError(ImportError):
     """The compiled core ``tarot_solver._core`` is not built."""

@@ -26,6 +26,8 @@ import time
 import warnings
 from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
 
+from .errors import SchedulerError
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -96,8 +98,11 @@ def _backend(scheduler: Optional[str]) -> Iterator[None]:
         raise RuntimeError(
             "--scheduler needs the optional Dask extra: pip install 'tarot-solver[dask]'"
         ) from e
-    with Client(scheduler) as client, joblib.parallel_config(backend="dask"):
-        _ = client
+    try:
+        client = Client(scheduler)
+    except (ValueError, TypeError) as e:  # not an address (an unreachable one times out as an OSError)
+        raise SchedulerError(f"bad address: {e}", key="scheduler", token=scheduler) from None
+    with client, joblib.parallel_config(backend="dask"):
         yield
 
 

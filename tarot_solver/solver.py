@@ -71,6 +71,8 @@ _TREE_RATIO = 0.2
 # nodes on four; make/fail with 16 tricks left 218.5 M -> 148.5 M nodes
 # (docs/solver.md, session 39).
 _LEAF_SHARE = 10
+# the core counts nodes in a C long
+_MAX_NODES = 1 << 62
 
 
 @dataclass(frozen=True)
@@ -130,11 +132,20 @@ def _decided(lo: int, hi: int) -> Optional[bool]:
     return True if lo >= 0 else (False if hi < 0 else None)
 
 
+def _check_limits(time_limit: Optional[float], node_limit: Optional[int]) -> None:
+    if node_limit is not None and node_limit < 0:
+        raise ValueError(f"node_limit must be positive (0 or None: no limit), not {node_limit}")
+    if time_limit is not None and not time_limit >= 0:
+        raise ValueError(f"time_limit must be positive (0 or None: no limit), not {time_limit}")
+
+
 class _Budget:
     """Node and time limits shared by the probes of one request."""
 
     def __init__(self, core: "_core.Core", time_limit: Optional[float], node_limit: Optional[int]) -> None:
-        self.node_limit = int(node_limit) if node_limit else 0
+        _check_limits(time_limit, node_limit)
+        # a limit beyond what the core counts to is no limit (2**62 nodes: millennia)
+        self.node_limit = min(int(node_limit), _MAX_NODES) if node_limit else 0
         self.deadline = core.now() + time_limit if time_limit else 0.0
 
     @property
@@ -568,12 +579,16 @@ def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_card
     the work, each worker with one table of ``table_mb``.  Every position is
     solved from a cleared table, so with complete solves or a node limit the
     results do not depend on the workers or on the order.  ``progress`` labels a
-    counter on stderr.
+    counter on stderr.  Each position is copied as it is read, so the iterable may
+    go on changing the state it yielded.  The arguments are checked at the call.
     """
     if made_only and all_cards:
         raise ValueError("made_only and all_cards exclude each other")
     if not 1 <= table_mb <= MAX_TABLE_MB:
         raise ValueError(f"table_mb must be between 1 and {MAX_TABLE_MB}, not {table_mb}")
+    if jobs < 0:
+        raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
+    _check_limits(time_limit, node_limit)
     request = _Request(made_only, all_cards, time_limit, node_limit, table_mb)
-    yield from map_ordered(_solve_task, ((state, request) for state in states), jobs=jobs,
-                           scheduler=scheduler, progress=progress)
+    return map_ordered(_solve_task, ((state.copy(), request) for state in states), jobs=jobs,
+                       scheduler=scheduler, progress=progress)

@@ -289,6 +289,22 @@ def test_resume_with_an_id_twice_writes_what_a_whole_run_does(tmp_path: Path) ->
     assert _without_seconds(part.read_text(encoding="utf-8")) == _without_seconds(whole.read_text(encoding="utf-8"))
 
 
+@pytest.mark.parametrize("args, fragments", [
+    (["--scheduler", "foo"], ("key 'scheduler': bad address", "missing port")),
+    (["--scheduler", "http://127.0.0.1:8786"], ("key 'scheduler': bad address", "unknown address scheme 'http'")),
+    (["--nodes", str(2 ** 70)], ()),  # beyond what the core counts: no limit, and an answer
+    (["--time-limit", "nan"], ("'nan' is not a number of seconds",)),
+])
+def test_batch_limits_and_scheduler_addresses(args: List[str], fragments: Any) -> None:
+    if "--scheduler" in args:
+        pytest.importorskip("dask.distributed")
+    result = run(["solve", str(ENDGAMES), "--made-only", "-j", "1", *args])
+    if fragments:
+        assert_one_line_error(result.exit_code, result.stdout, result.stderr, *fragments)
+    else:
+        assert result.exit_code == 0 and len(result.stdout.splitlines()) == 20
+
+
 def test_a_closed_stdout_stops_quietly() -> None:
     # `| head -1`: status 141 as for SIGPIPE, and nothing on stderr (no error, no joblib warning)
     proc = subprocess.Popen([sys.executable, "-m", "tarot_solver", "solve", str(ENDGAMES), "--json", "-j", "2"],

@@ -1483,5 +1483,17 @@ def test_solve_many_reads_lazily_and_answers_in_order_as_one_solver() -> None:
         assert (got.margin, got.pv, got.complete) == (want.margin, want.pv, True)
     made = list(solver_module.solve_many(states, made_only=True, jobs=2, table_mb=16))
     assert [r.made for r in made] == [alone.solve(s).made for s in states]
-    with pytest.raises(ValueError, match="exclude each other"):
-        next(solver_module.solve_many(states, made_only=True, all_cards=True))
+    for bad, message in ((dict(made_only=True, all_cards=True), "exclude each other"),
+                         (dict(table_mb=0), "table_mb"), (dict(node_limit=-1), "node_limit"),
+                         (dict(time_limit=float("nan")), "time_limit"), (dict(jobs=-1), "jobs")):
+        with pytest.raises(ValueError, match=message):  # at the call, before any result is asked for
+            solver_module.solve_many(states, **bad)  # type: ignore[arg-type]
+
+    def one_state_played_on() -> Iterator[PlayState]:
+        state = states[0].copy()
+        for _ in range(3):
+            yield state
+            state.play(min(cards.cards_of(state.legal())))
+
+    want = [r.margin for r in solver_module.solve_many(one_state_played_on(), jobs=1)]
+    assert [r.margin for r in solver_module.solve_many(one_state_played_on(), jobs=2)] == want
