@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
+import threading
 import time
 import warnings
 from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
@@ -106,6 +108,24 @@ def _backend(scheduler: Optional[str]) -> Iterator[None]:
         yield
 
 
+@contextlib.contextmanager
+def _ctrl_c_ignored_by_new_workers(local: bool) -> Iterator[None]:
+    """Ignore Ctrl-C while the pool starts its workers (joblib starts them as the first
+    tasks are dispatched, in this thread).  A worker inherits the ignored SIGINT and
+    Python leaves it so, so a Ctrl-C at the terminal, which signals every process of
+    the group, no longer prints a KeyboardInterrupt traceback from a worker still
+    importing; this process stops the workers itself.  A Ctrl-C in these few
+    milliseconds is lost."""
+    if not local or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def map_ordered(
     fn: Callable[[T], R],
     items: Iterable[T],
@@ -137,7 +157,8 @@ def map_ordered(
             if scheduler is not None:
                 n_jobs = -1
             runner = joblib.Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
-            results = runner(joblib.delayed(fn)(item) for item in items)
+            with _ctrl_c_ignored_by_new_workers(local=scheduler is None):
+                results = runner(joblib.delayed(fn)(item) for item in items)
             try:
                 for result in results:
                     yield result
