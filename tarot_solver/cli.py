@@ -380,7 +380,7 @@ def _solve_json(record: DealRecord, r: SolveResult, made_only: bool) -> Dict[str
 
 def _solve_row(r: Dict[str, Any]) -> str:
     """One deal of a many-deal `solve`, on one line."""
-    name = r["id"] if r["id"] is not None else f"line {r['line']}"
+    name = r["id"] if r["id"] not in (None, "") else f"line {r['line']}"
     verdict = VERDICTS[r["made"]]
     if r.get("margin") is not None:
         value = f"margin {_signed(r['margin'])}, "

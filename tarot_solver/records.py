@@ -485,7 +485,9 @@ def _file_label(path: PathLike) -> str:
 def _malformed(e: ValueError, label: str, line: int) -> RecordError:
     """The error of a JSON document that does not parse (``e`` from :mod:`json`)."""
     if isinstance(e, json.JSONDecodeError):
-        return RecordError(f"malformed JSON at column {e.colno}: {e.msg}", file=label, record=f"line {line}")
+        # (the json module ends some messages with " at", meant for its own position suffix)
+        msg = e.msg[:-3] if e.msg.endswith(" at") else e.msg
+        return RecordError(f"malformed JSON at column {e.colno}: {msg}", file=label, record=f"line {line}")
     return RecordError(f"unreadable JSON: {str(e).split(';')[0]}", file=label, record=f"line {line}")
 
 
