@@ -491,12 +491,16 @@ def _malformed(e: ValueError, label: str, line: int) -> RecordError:
     return RecordError(f"unreadable JSON: {str(e).split(';')[0]}", file=label, record=f"line {line}")
 
 
+def _too_deep(label: str, line: int) -> RecordError:
+    return RecordError("unreadable JSON: nested too deeply", file=label, record=f"line {line}")
+
+
 def _loads(text: str, label: str, line: int) -> Any:
     """One JSON Lines document: its value, or its error."""
     try:
         return json.loads(text)
     except RecursionError:
-        return RecordError("unreadable JSON: nested too deeply", file=label, record=f"line {line}")
+        return _too_deep(label, line)
     except ValueError as e:  # a JSONDecodeError, or an integer too long to convert
         return _malformed(e, label, line)
 
@@ -526,7 +530,7 @@ def _documents(text: str, label: str) -> Iterator[Tuple[int, Any]]:
     try:
         value, end = json.JSONDecoder().raw_decode(text, start)
     except RecursionError:
-        yield first_line, RecordError("unreadable JSON: nested too deeply", file=label, record=f"line {first_line}")
+        yield first_line, _too_deep(label, first_line)
         return
     except ValueError as e:
         head = body.split("\n", 1)[0].strip()
