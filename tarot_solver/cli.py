@@ -26,7 +26,7 @@ import threading
 from collections import Counter, deque
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Callable, Deque, Dict, Iterator, List, Optional, Set, Tuple, TypeVar, Union
+from typing import IO, Any, Callable, Deque, Dict, Iterator, List, Optional, Tuple, TypeVar, Union
 
 import click
 
@@ -69,8 +69,9 @@ class InputError(click.ClickException):
 
 class TarotGroup(click.Group):
     """A click group turning input and usage errors of any subcommand into
-    :class:`InputError` (one line, status 2), Ctrl-C into one line and status 130, and a closed stdout (``| head``) into a
-    quiet stop with status 141, as a command killed by SIGPIPE."""
+    :class:`InputError` (one line, status 2), Ctrl-C into one line and status 130,
+    and a closed stdout (``| head``) into a quiet stop with status 141, as a
+    command killed by SIGPIPE."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
