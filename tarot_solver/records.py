@@ -514,13 +514,22 @@ def _decode(raw: bytes, label: str, line: int) -> str:
                           record=f"line {line}") from None
 
 
+def _an_object(line: str) -> bool:
+    """Whether a line is a whole JSON object (a JSON Lines record)."""
+    try:
+        return isinstance(json.loads(line), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
 def _documents(text: str, label: str) -> Iterator[Tuple[int, Any]]:
     """(line, parsed JSON value or the error) for each document of a file.
 
     The whole file is one JSON value when it parses as one (a pretty-printed record);
     otherwise it is read as JSON Lines, unless its first value spans several lines (then
     what follows it is an error).  A file whose first value is malformed is taken for
-    JSON Lines when its first line looks like a whole object (``{...}``).
+    JSON Lines when its first line looks like a whole object (``{...}``) or one of the
+    next two lines is one (a first line cut short).
     """
     body = text.lstrip()
     if not body:
@@ -533,8 +542,8 @@ def _documents(text: str, label: str) -> Iterator[Tuple[int, Any]]:
         yield first_line, _too_deep(label, first_line)
         return
     except ValueError as e:
-        head = body.split("\n", 1)[0].strip()
-        if not (head.startswith("{") and head.endswith("}")):
+        head, *rest = body.split("\n", 3)[:3]
+        if not (head.strip().startswith("{") and head.strip().endswith("}")) and not any(map(_an_object, rest)):
             line = e.lineno if isinstance(e, json.JSONDecodeError) else first_line
             yield line, _malformed(e, label, line)
             return

@@ -362,6 +362,15 @@ def test_a_bad_line_of_json_lines_is_skipped_with_its_line(tmp_path: Any, monkey
                                                           for n, x in items]
 
 
+def test_a_first_line_cut_short_is_one_bad_record_of_json_lines(tmp_path: Any) -> None:
+    lines = (EXAMPLES / "history.jsonl").read_text(encoding="utf-8").splitlines(True)
+    path = tmp_path / "cut.jsonl"
+    path.write_text(lines[0][:40] + "\n" + lines[1] + lines[2], encoding="utf-8")
+    items = list(iter_records(path))
+    assert [n for n, _ in items] == [1, 2, 3] and "line 1: malformed JSON" in str(items[0][1])
+    assert all(isinstance(x, DealRecord) for _, x in items[1:])
+
+
 def test_a_pretty_record_through_a_pipe(tmp_path: Any) -> None:
     # the reader reads on from the handle it has (a pipe cannot be opened twice)
     fifo = tmp_path / "fifo"
