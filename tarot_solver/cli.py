@@ -289,7 +289,7 @@ def _render_replay(r: Dict[str, Any], called: str = "") -> str:
 @click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=DEFAULT_TABLE_MB, show_default=True,
               help="Memory for the transposition table (per worker).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
-              help="Write one JSON line per deal to this file (FILE may then hold one deal).")
+              help="Write one JSON line per deal to this file ('-': stdout; FILE may then hold one deal).")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
               help="Many deals: local worker processes (0: all cores).")
 @click.option("--scheduler", metavar="ADDR", help="Many deals: run on a Dask cluster (tcp://HOST:PORT).")
@@ -332,7 +332,7 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
     def solve_all(items: Iterator[Tuple[int, DealRecord, PlayState]]) -> Iterator[Dict[str, Any]]:
         for r in solve_many(states(items), made_only=made_only, all_cards=all_cards, time_limit=time_limit,
                             node_limit=node_limit, table_mb=table_mb, jobs=jobs, scheduler=scheduler,
-                            progress=_progress("solve", rows_on_stdout=output is None)):
+                            progress=_progress("solve", rows_on_stdout=output in (None, "-"))):
             line, record = pending.popleft()
             yield {"line": line, **_solve_json(record, r, made_only)}
 
@@ -923,7 +923,8 @@ def _require(module: str, extra: str, option: str) -> None:
 
 @main.command("analyze")
 @click.argument("history")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the game lines to this file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write the game lines to this file ('-': stdout, as without it).")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
               help="Local worker processes (0: all cores).")
 @click.option("--scheduler", metavar="ADDR", help="Run on a Dask cluster (tcp://HOST:PORT).")
@@ -971,8 +972,8 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
 
     skipped = _batch(ctx, history, iter_records(history), playable,
                      lambda items: _map_ordered(_history.analyze_task, items, jobs=jobs, scheduler=scheduler,
-                                                progress=_progress("analyze",
-                                                                   rows_on_stdout=output is None and not show_summary)),
+                                                progress=_progress("analyze", rows_on_stdout=output == "-" or (
+                                                    output is None and not show_summary))),
                      noun="game", output=output, resume=resume, strict=strict, on_result=summary.add, echo=echo)
     if show_summary:
         emit(summary.to_json(), as_json, lambda _: summary.render())
@@ -1000,6 +1001,10 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
     alone), and never when it is ``source``.  Ctrl-C leaves whole lines and
     exits 130.
     """
+    if output == "-":  # the lines to stdout, as JSON
+        if resume:
+            raise click.UsageError("--resume needs a file as --output, not '-'")
+        output, echo = None, (lambda r: _write_line(sys.stdout, r))
     if output is not None and source != "-" and os.path.exists(output) and os.path.samefile(source, output):
         raise InputError(f"--output {output} is the input file: its records would be overwritten")
     records = iter(records)

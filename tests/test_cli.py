@@ -259,6 +259,10 @@ def test_solve_many_output_and_resume(tmp_path: Path) -> None:
     single = run(["solve", str(EXAMPLES / "midgame.json"), "-o", str(tmp_path / "one.jsonl")])
     assert single.exit_code == 0 and json.loads((tmp_path / "one.jsonl").read_text())["margin"] == 30.0
     assert run(["solve", str(ENDGAMES), "--resume"]).exit_code == 2
+    # '-': the JSON lines on stdout
+    to_stdout = run(["solve", str(ENDGAMES), "--made-only", "-j", "1", "-o", "-"])
+    assert _without_seconds(to_stdout.stdout) == _without_seconds(reference)
+    assert run(["solve", str(ENDGAMES), "-o", "-", "--resume"]).exit_code == 2
 
 
 def test_batch_output_is_never_the_input_nor_lost(tmp_path: Path) -> None:
