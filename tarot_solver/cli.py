@@ -337,6 +337,9 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
             yield {"line": line, **_solve_json(record, r, made_only)}
 
     def count(result: Dict[str, Any]) -> None:
+        if "nodes" not in result or ("margin" in result) == made_only:
+            # (on --resume) a line of analyze, or of solve with and without --made-only
+            raise KeyError("not a line of this command")
         tally[VERDICTS[result["made"]]] += 1
 
     echo = (lambda r: _write_line(sys.stdout, r)) if as_json else (lambda r: click.echo(_solve_row(r)))

@@ -425,6 +425,10 @@ def game_key(game: Mapping[str, Any]) -> Union[str, int]:
     return game["id"] if game.get("id") is not None else int(game["line"])
 
 
+#: what --resume says of an output line it cannot take for its own
+FOREIGN_LINE = "not a line this command writes (with these options)"
+
+
 def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> "Counter[Union[str, int]]":
     """The keys (:func:`game_key`) of the lines already in an output file, each with how
     many lines hold it (a history may repeat an id), for ``--resume``.
@@ -449,13 +453,12 @@ def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> "Cou
                 key = game_key(game)
                 add(game)
             except (ValueError, KeyError, TypeError, AttributeError, IndexError, OverflowError, RecursionError):
-                raise RecordError("not a line written by tarot-solve", file=label,
-                                  record=f"line {number}") from None
+                raise RecordError(FOREIGN_LINE, file=label, record=f"line {number}") from None
             keys[key] += 1
     if whole < os.path.getsize(path):
         with open(path, "rb") as f:
             f.seek(whole)
             if not f.read(2) == b'{"':  # what this tool writes starts so, cut short or not
-                raise RecordError("not a line written by tarot-solve", file=label, record=f"line {number}")
+                raise RecordError(FOREIGN_LINE, file=label, record=f"line {number}")
         os.truncate(path, whole)
     return keys

@@ -263,6 +263,9 @@ def test_solve_many_output_and_resume(tmp_path: Path) -> None:
     to_stdout = run(["solve", str(ENDGAMES), "--made-only", "-j", "1", "-o", "-"])
     assert _without_seconds(to_stdout.stdout) == _without_seconds(reference)
     assert run(["solve", str(ENDGAMES), "-o", "-", "--resume"]).exit_code == 2
+    # the lines of --made-only do not complete a solve of the margins
+    other = run(["solve", str(ENDGAMES), "-j", "1", "-o", str(out), "--resume"])
+    assert_one_line_error(other.exit_code, other.stdout, other.stderr, "line 1: not a line this command writes")
 
 
 def test_batch_output_is_never_the_input_nor_lost(tmp_path: Path) -> None:

@@ -216,7 +216,7 @@ def test_resume_output_cuts_a_partial_last_line(tmp_path: Path) -> None:
     for text, add in (("not json\n", seen.append), ('{"line": 1e400}\n', seen.append), (seat_7, Summary().add),
                       ("hello", seen.append)):  # never a traceback, and a foreign file is left as it is
         out.write_text('{"id": "a", "line": 1}\n' + text, encoding="utf-8")
-        with pytest.raises(RecordError, match="line 2: not a line written by tarot-solve"):
+        with pytest.raises(RecordError, match=r"line 2: not a line this command writes \(with these options\)"):
             history.resume_output(out, lambda game: add(game) if game["id"] != "a" else None)
         assert out.read_text(encoding="utf-8").endswith(text)
 
