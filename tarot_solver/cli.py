@@ -969,8 +969,12 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
     summary = _history.Summary()
     echo = None if show_summary else (lambda r: _write_line(sys.stdout, r))
 
+    past_the_end: Counter = Counter()  # games too short for --from-trick, by table size
+
     def playable(line: int, record: DealRecord) -> Tuple[int, DealRecord, _history.AnalysisOptions]:
         record.final_state()  # complete and playable, else a TarotError
+        if from_trick > record.variant.tricks:
+            past_the_end[record.variant.players] += 1
         return line, record, options
 
     skipped = _batch(ctx, history, iter_records(history), playable,
@@ -978,6 +982,11 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
                                                 progress=_progress("analyze", rows_on_stdout=output == "-" or (
                                                     output is None and not show_summary))),
                      noun="game", output=output, resume=resume, strict=strict, on_result=summary.add, echo=echo)
+    for players, n in sorted(past_the_end.items()):
+        click.echo(f"{PROG}: note: --from-trick {from_trick} is past the last trick of {_history.plural(n, 'game')}"
+                   f" at {players} players ({variant_for(players).tricks} tricks): nothing was solved in"
+                   f" {'it' if n == 1 else 'them'}",
+                   err=True)
     if show_summary:
         emit(summary.to_json(), as_json, lambda _: summary.render())
     if plot:

@@ -167,6 +167,17 @@ def test_analysis_counts_the_partner_apart() -> None:
     assert "partner" not in four_only.to_json()["roles"] and "partner" not in four_only.render()
 
 
+def test_analyze_says_when_from_trick_is_past_a_games_end(tmp_path: Any) -> None:
+    mixed = tmp_path / "mixed.jsonl"
+    four = (EXAMPLES / "history.jsonl").read_text(encoding="utf-8").splitlines(True)[0]
+    mixed.write_text(four + json.dumps(json.loads((EXAMPLES / "five.json").read_text(encoding="utf-8"))) + "\n",
+                     encoding="utf-8")
+    res = run(["analyze", str(mixed), "--from-trick", "17", "--nodes", "20000", "-j", "1"])
+    assert res.exit_code == 0 and len(res.stdout.splitlines()) == 2
+    assert res.stderr == ("tarot-solve: note: --from-trick 17 is past the last trick of 1 game at 5 players"
+                          " (15 tricks): nothing was solved in it\n")
+
+
 def test_tarotclub_five_player_logs_are_refused() -> None:
     doc = json.loads((EXAMPLES.parent / "tests" / "data" / "tarotclub" / "h03_guard.json").read_text())
     doc["deal_info"]["number_of_players"] = 5
