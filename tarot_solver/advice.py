@@ -357,8 +357,7 @@ def call_for(hand: int, called: Optional[int], variant: Variant) -> Optional[int
     None at other tables, where ``called`` is an error."""
     if not variant.partner_share:
         if called is not None:
-            raise RecordError(f"no card is called at {variant.players} players (only at five)", key="called",
-                              token=card_token(called))
+            rules.check_calls_here(variant, card_token(called))
         return None
     if called is None:
         return simple_call(hand)

@@ -201,8 +201,7 @@ class DealRecord:
     def _check_call(self) -> None:
         if self.called is None:
             return
-        if not self.variant.partner_share:
-            raise RecordError(f"no card is called at {self.variant.players} players (only at five)", key="called")
+        rules.check_calls_here(self.variant)
         if self.taker is None:
             raise RecordError("a called card needs a taker", key="called")
         self.called = one_card(self.called, "called")

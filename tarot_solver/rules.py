@@ -333,6 +333,14 @@ def call_reveals(called: int) -> int:
     return mask_of(c for rank in CALL_RANKS if rank > rank_of(called) for c in cards_of(_rank_cards(rank)))
 
 
+def check_calls_here(variant: Variant, token: Optional[str] = None) -> None:
+    """Raise :class:`RecordError` (key ``called``) unless a card is called at this table:
+    only the five-player game has a called partner."""
+    if not variant.partner_share:
+        raise RecordError(f"no card is called at {variant.players} players (only at five)", key="called",
+                          token=token)
+
+
 def check_call(hand: int, called: int) -> None:
     """Raise :class:`IllegalMoveError` unless ``called`` may be called from ``hand`` (as dealt)."""
     allowed = callable_cards(hand)
