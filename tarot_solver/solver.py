@@ -127,6 +127,13 @@ class SearchStats:
         return self.tt_hits / self.tt_probes if self.tt_probes else 0.0
 
 
+def _finished(state: PlayState) -> SolveResult:
+    """The result of a game already over: its margin, with nothing to search."""
+    margin = state.margin_hp() / 2
+    return SolveResult(margin=margin, margin_bounds=(margin, margin), complete=True, made=margin >= 0,
+                       taker_points=state.taker_hp / 2, oudlers=state.taker_oudlers())
+
+
 def _decided(lo: int, hi: int) -> Optional[bool]:
     """Made, failed, or None when the proven bounds straddle the target."""
     return True if lo >= 0 else (False if hi < 0 else None)
@@ -462,6 +469,8 @@ class Solver:
         ``made(state)`` is ``at_least(state, 0)``.  The result's ``made`` still
         answers the contract (margin at least 0), where the bounds decide it.
         """
+        if state.over:
+            return _finished(state)
         start = time.perf_counter()
         self._load(state)
         budget = _Budget(self._core, time_limit, node_limit)
@@ -497,6 +506,8 @@ class Solver:
         Limits apply to the whole request; under one, each card gets an
         equal share of what remains.
         """
+        if state.over:
+            return _finished(state)
         start = time.perf_counter()
         self._load(state)
         budget = _Budget(self._core, time_limit, node_limit)

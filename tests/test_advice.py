@@ -385,6 +385,15 @@ def test_play_advice_for_the_taker_ranks_highest_first_and_is_reproducible() -> 
     assert scores == sorted(scores, reverse=True)
 
 
+def test_play_advice_on_the_last_card_of_a_deal() -> None:
+    game = read_record(EXAMPLES / "game.json")
+    last = dataclasses.replace(game, played=(game.played or [])[:71])
+    res = advice.play_advice(last, **FAST)
+    assert res.recommendation == (game.played or [])[71] and len(res.choices) == 1
+    final = game.final_state().margin_hp() / 2
+    assert res.choices[0].summary.expected_margin == final  # every world ends the same: the cards are all known
+
+
 def test_play_advice_needs_a_card_to_play() -> None:
     with pytest.raises(RecordError, match="the game is over"):
         advice.play_advice(read_record(EXAMPLES / "game.json"), **FAST)

@@ -1497,3 +1497,14 @@ def test_solve_many_reads_lazily_and_answers_in_order_as_one_solver() -> None:
 
     want = [r.margin for r in solver_module.solve_many(one_state_played_on(), jobs=1)]
     assert [r.margin for r in solver_module.solve_many(one_state_played_on(), jobs=2)] == want
+
+
+def test_a_game_over_has_its_final_margin_and_needs_no_search() -> None:
+    from conftest import EXAMPLES
+    from tarot_solver.records import read_record
+
+    final = read_record(EXAMPLES / "game.json").final_state()
+    solver = Solver(16)
+    for r in (solver.solve(final), solver.made(final), solver.at_least(final, 100)):
+        assert (r.margin, r.margin_bounds, r.complete, r.nodes) == (23.0, (23.0, 23.0), True, 0)
+        assert (r.made, r.taker_points, r.oudlers) == (True, 64.0, 2)
