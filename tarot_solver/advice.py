@@ -633,10 +633,12 @@ def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: C
         if seat == taker:
             raise RecordError("the taker knows his discard: it is needed", key="discard")
         aside = 0  # no trump shown from it
+    # the hand the seat plays from: the taker's after the dog and the discard
+    playing = (mask | (dog_mask or 0)) & ~(aside or 0) if seat == taker and aside is not None else mask
     shown: List[Tuple[int, int]] = []
     for i, (shower, cards) in enumerate(poignees):
         try:
-            rules.poignee_level(mask if shower == seat else mask_of(cards), cards, variant)
+            rules.poignee_level(playing if shower == seat else mask_of(cards), cards, variant)
         except RecordError as e:
             raise e.located(key="poignees")
         others = 0  # what the other seats' poignées showed

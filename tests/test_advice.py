@@ -19,7 +19,7 @@ from tarot_solver.cli import main
 from tarot_solver.errors import RecordError
 from tarot_solver.handcount import simple_discard
 from tarot_solver.notation import format_hand, parse_hand
-from tarot_solver.records import DealRecord
+from tarot_solver.records import DealRecord, read_records
 from tarot_solver.variant import CONTRACTS, Contract
 
 from conftest import EXAMPLES
@@ -383,6 +383,17 @@ def test_play_advice_for_the_taker_ranks_highest_first_and_is_reproducible() -> 
     assert one.choices == two.choices and one.run.nodes == two.run.nodes
     scores = [ch.summary.expected_score for ch in one.choices]
     assert scores == sorted(scores, reverse=True)
+
+
+def test_the_takers_poignee_may_show_trumps_from_the_dog() -> None:
+    # h04: seat 0 takes, shows a poignée holding trumps of the dog, plays after the first lead
+    game = next(r for r in read_records(EXAMPLES / "history.jsonl") if r.id == "h04")
+    record = dataclasses.replace(game, played=(game.played or [])[:1])
+    assert record.poignees and mask_of(record.poignees[0][1]) & mask_of(record.dog)
+    view = advice.view_of(0, record.hands[0], taker=0, contract=record.contract, leader=record.first_leader,
+                          dog=record.dog, discard=record.discard, played=record.played or [],
+                          poignees=record.poignees)
+    assert advice.play_advice(view, **FAST).choices == advice.play_advice(record, **FAST).choices
 
 
 def test_play_advice_on_the_last_card_of_a_deal() -> None:
