@@ -40,7 +40,7 @@ from .errors import RecordError, TarotError
 from .notation import format_hand, parse_hand
 from .parallel import Progress
 from .parallel import map_ordered as _map_ordered
-from .records import VARIANT, DealRecord, check_seat, iter_records, one_card, read_record
+from .records import VARIANT, DealRecord, check_seat, iter_records, one_card, read_record, read_text
 from .rules import PlayState
 from .sampling import View
 from .scoring import SLAM_OUTCOMES, score
@@ -496,7 +496,7 @@ def _hand_input(arg: str) -> Tuple[List[int], Optional[DealRecord]]:
                                   token=arg) from None
             raise
     label = "<stdin>" if arg == "-" else arg
-    text = sys.stdin.read() if arg == "-" else Path(arg).read_text(encoding="utf-8-sig")
+    text = read_text(arg)
     if text.lstrip().startswith(("{", "[")) or Path(arg).suffix.lower() in (".json", ".jsonl"):
         if arg == "-":
             raise RecordError("a deal record must be given as a file, not on stdin", file=label)

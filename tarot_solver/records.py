@@ -521,6 +521,25 @@ def _an_object(line: str) -> bool:
         return False
 
 
+def _decode_whole(data: bytes, label: str) -> str:
+    """A whole file as text; a UTF-8 byte order mark is dropped."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        column = e.start - data.rfind(b"\n", 0, e.start)
+        raise RecordError(f"not UTF-8 text (bad byte at column {column})", file=label,
+                          record=f"line {line}") from None
+
+
+def read_text(path: PathLike) -> str:
+    """The whole text of a file (``-``: stdin), checked to be UTF-8 (a hand file, say)."""
+    if os.fspath(path) == "-":
+        return _decode_whole(sys.stdin.buffer.read(), _file_label(path))
+    with open(path, "rb") as f:
+        return _decode_whole(f.read(), _file_label(path))
+
+
 def _documents(text: str, label: str) -> Iterator[Tuple[int, Any]]:
     """(line, parsed JSON value or the error) for each document of a file.
 
@@ -605,13 +624,7 @@ def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotE
             streamed = True
             yield number, _parse(doc, label, number)
         if not streamed:
-            data = b"".join(head) + f.read()
-            try:
-                whole = data.decode("utf-8-sig")
-            except UnicodeDecodeError as e:
-                line = data.count(b"\n", 0, e.start) + 1
-                raise RecordError(f"not UTF-8 text (bad byte at offset {e.start})", file=label,
-                                  record=f"line {line}") from None
+            whole = _decode_whole(b"".join(head) + f.read(), label)
             for line, doc in _documents(whole, label):
                 yield line, _parse(doc, label, line)
 

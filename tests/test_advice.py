@@ -287,6 +287,14 @@ def test_bad_input_is_one_line_and_exit_2(args: List[str], fragments: Any) -> No
     assert_one_line_error(invoke(args + CLI_FAST), *fragments)
 
 
+def test_a_hand_file_that_is_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(b"S:C H:7 D:Q9821 C:1094 T:21.20.19.17.14.13.3.\xe9\n")
+    for command in ("bid", "play"):
+        assert_one_line_error(invoke([command, str(path)] + CLI_FAST), str(path),
+                              "line 1: not UTF-8 text (bad byte at column 46)")
+
+
 def test_bad_record_file_names_the_file(write: Callable[[str, str], Path]) -> None:
     path = write("bad.json", '{"hands": [["KS"]], "dog": []}\n')
     assert_one_line_error(invoke(["bid", str(path), "--seat", "0"] + CLI_FAST), "bad.json")
