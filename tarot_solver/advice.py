@@ -394,8 +394,11 @@ def bidding_position(seat: int, dealer: Optional[int], bids: Optional[Sequence[s
         check_seat(dealer, "dealer", players)
     if bids is None:
         bids = ["pass"] * ((seat - dealer - 1) % n if dealer is not None else 0)
-    names = tuple("pass" if str(b).strip().lower() == "pass" else Contract.parse(b).value for b in bids)
-    rules.bidding_result(names, n)
+    try:
+        names = tuple("pass" if str(b).strip().lower() == "pass" else Contract.parse(b).value for b in bids)
+        rules.bidding_result(names, n)
+    except TarotError as e:
+        raise e.located(key="bids")
     if dealer is None:
         if len(names) >= n:
             raise RecordError(f"at most {n - 1} bids come before a seat's own at {n} players, but {len(names)}"
@@ -536,7 +539,7 @@ def discard_advice(hand: Sequence[int], dog: Sequence[int], contract: Contract, 
     variant = variant_for(players)
     check_seat(seat, "seat", players)
     if not contract.taker_takes_dog:
-        raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog",
+        raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog", key="contract",
                           token=contract.value)
     mask = check_hand(hand, variant=variant)
     dog_mask = check_dog(mask, dog, variant)
@@ -626,7 +629,7 @@ def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: C
                 raise e.located(key="discard")
         else:
             for c in discard:
-                if suit_of(c) != TRUMPS or (mask | (dog_mask or 0)) >> c & 1:
+                if suit_of(c) != TRUMPS or is_oudler(c) or (mask | (dog_mask or 0)) >> c & 1:
                     raise RecordError(f"'{card_token(c)}' cannot be a trump shown from the taker's discard",
                                       key="discard", token=card_token(c))
     elif contract.taker_takes_dog:

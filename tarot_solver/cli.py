@@ -173,7 +173,7 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
     variant = variant_for(players)
     if alone and not variant.partner_share:
         raise click.UsageError("--alone: only at five players is there a partner to play without")
-    contract = Contract.parse(contract_name)
+    contract = _contract_option(contract_name)
     half = card_points * 2
     if not half.is_integer() or not 0 <= half <= TOTAL_HALF_POINTS:
         raise RecordError(f"points '{card_points:g}' are not a multiple of 0.5 in 0..{TOTAL_HALF_POINTS // 2}",
@@ -200,6 +200,14 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
     if variant.partner_share:
         result["partner"] = res.partner
     emit(result, as_json, _render_score)
+
+
+def _contract_option(name: str) -> Contract:
+    """--contract's value, an error naming the option."""
+    try:
+        return Contract.parse(name)
+    except TarotError as e:
+        raise e.located(key="--contract")
 
 
 def _render_score(r: Dict[str, Any]) -> str:
@@ -730,7 +738,7 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
     cards, record = _hand_input(hand)
     players = _players(record, players)
     dog_cards: Optional[List[int]] = None
-    contract = Contract.parse(contract_name) if contract_name is not None else None
+    contract = _contract_option(contract_name) if contract_name is not None else None
     if record is not None:
         seat = _record_seat(record, seat)
         cards = list(record.hands[seat])
@@ -834,10 +842,7 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
         assert seat is not None and contract_name is not None
         if dealer is not None:
             check_seat(dealer, "--dealer", players)
-        try:
-            contract = Contract.parse(contract_name)
-        except TarotError as e:
-            raise e.located(key="--contract")
+        contract = _contract_option(contract_name)
         target = _advice.view_of(seat, cards, taker=taker, contract=contract,
                                  leader=leader if leader is not None else ((dealer or 0) + 1) % players,
                                  dog=_cards_option(dog, "--dog"), discard=_cards_option(discard, "--discard"),

@@ -281,7 +281,11 @@ def test_discard_says_when_its_recommendation_rests_on_no_decided_world() -> Non
     (["discard", EXAMPLE_HAND, "--dog", "9S KS 5C CC QC ZZ", "--contract", "garde"], ("--dog", "'ZZ'")),
     (["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract", "garde_contre"], ("no discard",)),
     (["discard", EXAMPLE_HAND, "--dog", "9S KS 5C CC QC CS", "--contract", "prise"], ("'CS'",)),
-    (["discard", str(EXAMPLES / "game.json"), "--contract", "garde_sans"], ("no discard in a garde_sans",)),
+    (["discard", str(EXAMPLES / "game.json"), "--contract", "garde_sans"],
+     ("key 'contract'", "no discard in a garde_sans")),
+    (["bid", EXAMPLE_HAND, "--bids", "foo"], ("key 'bids'", "unknown contract 'foo'")),
+    (["bid", EXAMPLE_HAND, "--bids", "garde,prise"], ("key 'bids'", "does not beat the previous bid")),
+    (["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract", "gard"], ("key '--contract'", "'gard'")),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: List[str], fragments: Any) -> None:
     assert_one_line_error(invoke(args + CLI_FAST), *fragments)
