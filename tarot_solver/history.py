@@ -458,7 +458,7 @@ def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> "Cou
     if whole < os.path.getsize(path):
         with open(path, "rb") as f:
             f.seek(whole)
-            if not f.read(2) == b'{"':  # what this tool writes starts so, cut short or not
+            if not b'{"'.startswith(f.read(2)):  # what this tool writes starts so, however short the cut
                 raise RecordError(FOREIGN_LINE, file=label, record=f"line {number}")
         os.truncate(path, whole)
     return keys
