@@ -504,29 +504,14 @@ def _loads(text: str, label: str, line: int) -> Any:
         return _malformed(e, label, line)
 
 
-def _decode(raw: bytes, label: str, line: int) -> str:
-    """A line of a file as text; a UTF-8 byte order mark on the first line is dropped."""
+def _decode(data: bytes, label: str, first_line: int = 1) -> str:
+    """Text of a file, or of its line ``first_line``; a UTF-8 byte order mark that opens
+    the file is dropped.  Raises :class:`RecordError` naming the line and column of a byte
+    that is not UTF-8."""
     try:
-        return raw.decode("utf-8-sig" if line == 1 else "utf-8")
+        return data.decode("utf-8-sig" if first_line == 1 else "utf-8")
     except UnicodeDecodeError as e:
-        raise RecordError(f"not UTF-8 text (bad byte at column {e.start + 1})", file=label,
-                          record=f"line {line}") from None
-
-
-def _an_object(line: str) -> bool:
-    """Whether a line is a whole JSON object (a JSON Lines record)."""
-    try:
-        return isinstance(json.loads(line), dict)
-    except (ValueError, RecursionError):
-        return False
-
-
-def _decode_whole(data: bytes, label: str) -> str:
-    """A whole file as text; a UTF-8 byte order mark is dropped."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
+        line = first_line + data.count(b"\n", 0, e.start)
         column = e.start - data.rfind(b"\n", 0, e.start)
         raise RecordError(f"not UTF-8 text (bad byte at column {column})", file=label,
                           record=f"line {line}") from None
@@ -535,9 +520,9 @@ def _decode_whole(data: bytes, label: str) -> str:
 def read_text(path: PathLike) -> str:
     """The whole text of a file (``-``: stdin), checked to be UTF-8 (a hand file, say)."""
     if os.fspath(path) == "-":
-        return _decode_whole(sys.stdin.buffer.read(), _file_label(path))
+        return _decode(sys.stdin.buffer.read(), _file_label(path))
     with open(path, "rb") as f:
-        return _decode_whole(f.read(), _file_label(path))
+        return _decode(f.read(), _file_label(path))
 
 
 def _documents(text: str, label: str) -> Iterator[Tuple[int, Any]]:
@@ -561,7 +546,8 @@ def _documents(text: str, label: str) -> Iterator[Tuple[int, Any]]:
         return
     except ValueError as e:
         head, *rest = body.split("\n", 3)[:3]
-        if not (head.strip().startswith("{") and head.strip().endswith("}")) and not any(map(_an_object, rest)):
+        if not (head.strip().startswith("{") and head.strip().endswith("}")) and not any(
+                isinstance(_loads(piece, label, first_line), dict) for piece in rest):
             line = e.lineno if isinstance(e, json.JSONDecodeError) else first_line
             yield line, _malformed(e, label, line)
             return
@@ -624,7 +610,7 @@ def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotE
             streamed = True
             yield number, _parse(doc, label, number)
         if not streamed:
-            whole = _decode_whole(b"".join(head) + f.read(), label)
+            whole = _decode(b"".join(head) + f.read(), label)
             for line, doc in _documents(whole, label):
                 yield line, _parse(doc, label, line)
 
