@@ -34,7 +34,7 @@ from . import rules
 from .cards import EXCUSE, FULL_DECK, TRUMP_BASE, card_token, cards_of, mask_of
 from .errors import RecordError, TarotError
 from .records import VARIANT, DealRecord
-from .variant import VARIANTS, Contract, variant_for
+from .variant import Contract, variant_for
 
 SEATS = ("south", "east", "north", "west")
 CONTRACTS = {
@@ -133,10 +133,11 @@ def rebuild(doc: Any) -> Dict[str, Any]:
     if players is None:  # else the table size is the number of the players' names
         names = info.get("players")
         players = len(names) if isinstance(names, list) and names else VARIANT.players
-    if not isinstance(players, int) or isinstance(players, bool) or players not in VARIANTS:
+    try:
+        variant = variant_for(players)
+    except RecordError:
         raise RecordError("expected the number of players, 3 or 4", key="deal_info.number_of_players",
-                          token=str(players))
-    variant = variant_for(players)
+                          token=str(players)) from None
     if variant.partner_share:
         raise RecordError(f"a {players}-player deal cannot be converted: the log does not say which king was"
                           " called (3 and 4 players can)", key="deal_info.number_of_players", token=str(players))
