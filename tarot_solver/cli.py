@@ -286,6 +286,32 @@ def _render_replay(r: Dict[str, Any], called: str = "") -> str:
 # solve -------------------------------------------------------------------------------
 
 
+def _options(*options: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """One decorator for several click options, in the order given."""
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            f = option(f)
+        return f
+    return decorate
+
+
+def batch_options(output_help: str, *, items: str, bad: str, scope: str = "") -> Callable[[Callable[..., Any]],
+                                                                                         Callable[..., Any]]:
+    """The options of a batch over a file of records (`_batch`): -o, -j, --scheduler,
+    --resume, --strict; ``scope`` starts the help of those that apply only to many records."""
+    def said(text: str) -> str:
+        return scope + text if scope else text[:1].upper() + text[1:]
+
+    return _options(
+        click.option("-o", "--output", type=click.Path(dir_okay=False), help=output_help),
+        click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
+                     help=said("local worker processes (0: all cores).")),
+        click.option("--scheduler", metavar="ADDR", help=said("run on a Dask cluster (tcp://HOST:PORT).")),
+        click.option("--resume", is_flag=True, help=f"Skip the {items} already in --output and append the others."),
+        click.option("--strict", is_flag=True, help=said(f"stop at the first bad {bad} instead of skipping it.")),
+    )
+
+
 @main.command("solve")
 @click.argument("file")
 @click.option("--all-cards", is_flag=True, help="Also give the margin after each legal card of the player on turn.")
@@ -296,13 +322,8 @@ def _render_replay(r: Dict[str, Any], called: str = "") -> str:
               help="Stop after N search nodes and report the proven bounds (per deal).")
 @click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=DEFAULT_TABLE_MB, show_default=True,
               help="Memory for the transposition table (per worker).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
-              help="Write one JSON line per deal to this file ('-': stdout; FILE may then hold one deal).")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Many deals: local worker processes (0: all cores).")
-@click.option("--scheduler", metavar="ADDR", help="Many deals: run on a Dask cluster (tcp://HOST:PORT).")
-@click.option("--resume", is_flag=True, help="Skip the deals already in --output and append the others.")
-@click.option("--strict", is_flag=True, help="Many deals: stop at the first bad record instead of skipping it.")
+@batch_options("Write one JSON line per deal to this file ('-': stdout; FILE may then hold one deal).",
+               items="deals", bad="record", scope="Many deals: ")
 @json_option
 @click.pass_context
 def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: bool, time_limit: Optional[float],
@@ -611,7 +632,7 @@ def _run_lines(r: Dict[str, Any]) -> List[str]:
     return lines
 
 
-_budget_options = [
+_with_budget_options = _options(
     click.option("--worlds", type=click.IntRange(min=1), default=_advice.DEFAULT_WORLDS, show_default=True,
                  help="Number of sampled worlds."),
     click.option("--seed", type=click.IntRange(min=0), default=_advice.DEFAULT_SEED, show_default=True,
@@ -625,13 +646,7 @@ _budget_options = [
     click.option("--margin-budget", type=click.IntRange(min=0), metavar="N",
                  help="Further nodes to bracket the margin (an undecided question gets two probes of a"
                       " fifth of it each) [default: the node budget; 0: make/fail only]."),
-]
-
-
-def _with_budget_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    for option in reversed(_budget_options):
-        f = option(f)
-    return f
+)
 
 
 @main.command("bid")
@@ -931,13 +946,7 @@ def _require(module: str, extra: str, option: str) -> None:
 
 @main.command("analyze")
 @click.argument("history")
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
-              help="Write the game lines to this file ('-': stdout, as without it).")
-@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Local worker processes (0: all cores).")
-@click.option("--scheduler", metavar="ADDR", help="Run on a Dask cluster (tcp://HOST:PORT).")
-@click.option("--resume", is_flag=True, help="Skip the games already in --output and append the others.")
-@click.option("--strict", is_flag=True, help="Stop at the first bad game instead of skipping it.")
+@batch_options("Write the game lines to this file ('-': stdout, as without it).", items="games", bad="game")
 @click.option("--time-limit", type=Seconds(min=0), metavar="SECONDS",
               help=f"Search time per position (0: none; default {ANALYZE_TIME_LIMIT:g}, none with --nodes).")
 @click.option("--nodes", type=click.IntRange(min=0), default=0, metavar="N",
