@@ -1427,8 +1427,13 @@ cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, in
             other_ub += top_values(&lost, w)
         else:
             other_ub += top_values(&vc[q], w)
-    if ex_camp >= 0:
+    if ex_camp == c:
         other_ub += 1 if ex_ok else 9
+    elif ex_camp >= 0:
+        # the other camp's Excuse: 9 where it falls in a trick of its own
+        # camp; where this camp wins every trick left, 8 (the exchange's
+        # half-point comes here), or none, played to the last trick
+        other_ub += 8 if w <= 0 else 9
     if rem - other_ub > sure:
         sure = rem - other_ub
     return sure
