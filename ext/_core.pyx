@@ -495,6 +495,24 @@ cdef inline uint32_t camp_trumps(Pos* p, int c) noexcept nogil:
     return t
 
 
+cdef inline bint slam_open(Pos* p, int c) noexcept nogil:
+    """Whether camp ``1 - c`` may yet lead its Excuse to the last trick, having
+    won every trick, and win it there (so that none of camp ``c``'s tricks is
+    sure): it has won every trick so far and holds the Excuse, and no hand of
+    camp ``c`` holds two trumps above all of its trumps (one of the two falls
+    in a trick before the last and wins it)."""
+    cdef int q, thr
+    cdef uint32_t other
+    if not (p.won[1 - c] and p.excuse_owner >= 0 and p.camp[p.excuse_owner] != c):
+        return 0
+    other = camp_trumps(p, 1 - c)
+    thr = tc_msb(other) + 1 if other else 0
+    for q in range(p.np):
+        if p.camp[q] == c and tc_popcount(p.hand[q][TRUMP] >> thr) >= 2:
+            return 0
+    return 1
+
+
 cdef inline int can_beat(Pos* p, int seat, int best_card) noexcept nogil:
     """Conservative: may ``seat`` (still to play) beat ``best_card``?"""
     cdef uint32_t t = p.hand[seat][TRUMP]
@@ -1263,8 +1281,9 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
     least one half-point per other card, each other winning trump one
     half-point per card; the other members' masters add their value beyond
     the half-point already counted.  The one exception is the
-    slam lead of the Excuse: when the other camp has won every trick so far
-    and holds the Excuse, nothing is counted.  ``oud`` gets the oudlers among
+    slam lead of the Excuse: while the other camp may still lead it to the
+    last trick having won every trick (:func:`slam_open`), nothing is
+    counted.  ``oud`` gets the oudlers among
     the masters (the 21, and the Petit when the other camp has no trump),
     ``ntricks`` the number of distinct tricks they surely win, ``masters[q]``
     each seat's master trumps and kept Petit (none for the other camp's
@@ -1277,7 +1296,7 @@ cdef inline int camp_sure(Pos* p, int c, int* oud, int* ntricks, uint32_t* maste
     ntricks[0] = 0
     for q in range(p.np):
         masters[q] = 0
-    if p.won[1 - c] and p.excuse_owner >= 0 and p.camp[p.excuse_owner] != c:
+    if slam_open(p, c):
         return 0
     other = camp_trumps(p, 1 - c)
     thr = tc_msb(other) + 1 if other else 0
@@ -1461,7 +1480,7 @@ cdef inline int later_seat(Pos* p, uint32_t* other_t) noexcept nogil:
         return -1
     if other and not (p.hand[t][TRUMP] >> (tc_msb(other) + 1)):
         return -1
-    if p.won[0] and p.excuse_owner >= 0 and not p.camp[p.excuse_owner]:
+    if slam_open(p, 1):
         return -1   # the defence's slam lead of the Excuse (camp_sure counts nothing)
     return t
 
@@ -1827,7 +1846,7 @@ cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nog
     pts[0] = 0
     if t < 0 or not p.hand[t][TRUMP]:
         return -1
-    if p.won[0] and p.excuse_owner >= 0 and not p.camp[p.excuse_owner]:
+    if slam_open(p, 1):
         return -1   # the defence's slam lead of the Excuse
     for s in range(4):
         rel[s] = NO_REL
@@ -2658,7 +2677,7 @@ cdef int abs_bound(Pos* p, ValueCounts* vc, int rem, int beta, int nsure) noexce
     cdef int q, bit, nm = 0, pts = 0, oud = 0, hi_n, v, t = -1
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
     cdef bint ex_ok = ex_camp == 1 and p.tricks_left >= 2
-    if p.won[0] and ex_camp == 0:
+    if slam_open(p, 1):
         return -INF
     for q in range(p.np):
         masters[q] = 0
@@ -2818,7 +2837,7 @@ cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, 
                         lo[0] = lo2
                         for k in range(4):
                             trel[k] = rel3[k]
-            if lo[0] < beta and not (p.won[0] and ex_camp == 0):
+            if lo[0] < beta and not slam_open(p, 1):
                 # the leader's every lead makes the taker ruff (or is a trump
                 # lead); or the taker leads a trump
                 tseat = lone_taker(p)

@@ -1246,6 +1246,21 @@ def test_exchange_half_point_of_a_camp_that_wins_no_trick(solver: Solver) -> Non
     assert sure_bounds(solver, st)[1] == minimax(st) == -94
 
 
+def test_two_master_trumps_rule_out_the_slam_lead_of_the_excuse(solver: Solver) -> None:
+    # the defence has won every trick and holds the Excuse, but the taker's
+    # two trumps above all of its trumps cannot both wait for the last trick:
+    # one wins a trick before it, so no slam lead of the Excuse, and his sure
+    # tricks count (-112 while they counted nothing)
+    st = built(("T20 T21 1S", "KS 2S EX", "QS 3S 4S", "5S 6S 7S"), 0, 1)
+    st = dataclasses.replace(st, tricks=[Trick(1, [], 1)])
+    assert sure_bounds(solver, st)[0] == minimax(st) == -86
+    # with one such trump the rule does not apply (where he must keep it to
+    # the last trick, the Excuse's slam lead wins that): nothing is sure
+    st = built(("T20 1H 1S", "KS 2S EX", "QS 3S 4S", "5S 6S 7S"), 0, 1)
+    st = dataclasses.replace(st, tricks=[Trick(1, [], 1)])
+    assert sure_bounds(solver, st)[0] == -112 <= minimax(st) == -104
+
+
 def test_defence_line_passing_the_lead(solver: Solver) -> None:
     # seat 1 holds only hearts below the taker's king: no safe lead, so the
     # safe leads count nothing (-92); but the spades of seats 0 and 2 pass
