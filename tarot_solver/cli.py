@@ -20,6 +20,7 @@ import itertools
 import json
 import math
 import os
+import re
 import signal
 import sys
 import threading
@@ -669,7 +670,10 @@ def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Opt
     file, or a deal record file)."""
     cards, record = _hand_input(hand)
     players = _players(record, players)
-    prior = None if bids is None else bids.replace(",", " ").split()
+    prior = None
+    if bids is not None:
+        # commas or spaces between bids: an empty one between two commas is refused
+        prior = re.split(r"\s*,\s*|\s+", bids.strip()) if bids.strip() else []
     if record is not None:
         seat = _record_seat(record, seat)
         cards = list(record.hands[seat])

@@ -285,6 +285,8 @@ def test_discard_says_when_its_recommendation_rests_on_no_decided_world() -> Non
      ("key 'contract'", "no discard in a garde_sans")),
     (["bid", EXAMPLE_HAND, "--bids", "foo"], ("key 'bids'", "unknown contract 'foo'")),
     (["bid", EXAMPLE_HAND, "--bids", "garde,prise"], ("key 'bids'", "does not beat the previous bid")),
+    # an empty bid between two commas is not dropped
+    (["bid", EXAMPLE_HAND, "--bids", "pass,,garde"], ("key 'bids'", "unknown contract ''")),
     (["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract", "gard"], ("key '--contract'", "'gard'")),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: List[str], fragments: Any) -> None:
