@@ -36,7 +36,7 @@ from . import advice as _advice
 from . import history as _history
 from . import records as _records
 from . import tarotclub as _tarotclub
-from .cards import TOTAL_HALF_POINTS, card_token, cards_of, parse_cards, points, tokens
+from .cards import NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, card_token, cards_of, parse_cards, points, tokens
 from .errors import RecordError, TarotError
 from .notation import format_hand, parse_hand
 from .parallel import Progress
@@ -46,7 +46,7 @@ from .rules import PlayState
 from .sampling import View
 from .scoring import SLAM_OUTCOMES, score
 from .solver import DEFAULT_TABLE_MB, MAX_TABLE_MB, Solver, SolveResult, solve_many
-from .variant import VARIANTS, Contract, variant_for
+from .variant import VARIANTS, Contract, Variant, variant_for
 
 PROG = "tarot-solve"
 #: a task of a batch (`_batch`)
@@ -54,6 +54,8 @@ T = TypeVar("T")
 #: the highest seat of the largest table (each command checks the seat against its own table)
 MAX_SEAT = max(VARIANTS) - 1
 POIGNEE_NAMES = ("simple", "double", "triple")
+#: the cards a poignée may show: the 21 trumps and the Excuse
+TRUMPS_AND_EXCUSE = NUM_CARDS - TRUMP_BASE
 CAMP_NAMES = {True: "attack", False: "defence", None: None}
 #: a result's ``made`` in words
 VERDICTS = {True: "made", False: "failed", None: "undecided"}
@@ -179,6 +181,7 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
     if not half.is_integer() or not 0 <= half <= TOTAL_HALF_POINTS:
         raise RecordError(f"points '{card_points:g}' are not a multiple of 0.5 in 0..{TOTAL_HALF_POINTS // 2}",
                           token=f"{card_points:g}")
+    _check_possible(int(half), oudlers, poignees, slam, variant)
     res = score(contract, int(half), oudlers,
                 petit_au_bout=None if petit_au_bout is None else petit_au_bout == "attack",
                 poignees=[POIGNEE_NAMES.index(p) for p in poignees], slam=slam, variant=variant,
@@ -201,6 +204,29 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
     if variant.partner_share:
         result["partner"] = res.partner
     emit(result, as_json, _render_score)
+
+
+def _check_possible(half: int, oudlers: int, poignees: Tuple[str, ...], slam: Optional[str],
+                    variant: Variant) -> None:
+    """Refuse what no deal ends in: points that cannot hold the oudlers, a slam the
+    points deny, poignées showing more trumps than there are."""
+    # an oudler is 4.5 points to its camp; the Excuse, kept, 4 (a half-point card
+    # goes in exchange)
+    low = max(0, 9 * oudlers - 1)
+    high = TOTAL_HALF_POINTS - max(0, 9 * (len(OUDLERS) - oudlers) - 1)
+    if not low <= half <= high:
+        raise RecordError(f"{points(half)} points with {oudlers} oudler(s): only {points(low)} to"
+                          f" {points(high)} are possible", key="--points", token=f"{points(half)}")
+    if slam in ("announced-made", "unannounced-made") and half < TOTAL_HALF_POINTS - 8:
+        raise RecordError(f"a slam made by the taker leaves him 87 points at least, not {points(half)}",
+                          key="--slam", token=slam)
+    if slam == "defence" and half > 9:
+        raise RecordError(f"after a defence slam the taker has 4.5 points at most (his Excuse), not"
+                          f" {points(half)}", key="--slam", token=slam)
+    shown = sum(variant.poignee_sizes[POIGNEE_NAMES.index(p)] for p in poignees)
+    if shown > TRUMPS_AND_EXCUSE:
+        raise RecordError(f"poignées of {shown} trumps in all, but the game has {TRUMPS_AND_EXCUSE}"
+                          " (21 trumps and the Excuse)", key="--poignee", token=" ".join(poignees))
 
 
 def _contract_option(name: str) -> Contract:

@@ -80,6 +80,15 @@ def test_score_half_points_round_towards_the_winner(points: float, oudlers: int,
     assert (out["made"], out["margin"], out["points"]) == (made, margin, points)
 
 
+def test_score_takes_the_ends_of_what_is_possible() -> None:
+    # 13 points with three oudlers (the Excuse kept for 4), 78 with none, a
+    # made slam at 87 (the defence kept its Excuse), two simple poignées
+    for args in (["--points", "13", "--oudlers", "3"], ["--points", "78", "--oudlers", "0"],
+                 ["--points", "87", "--oudlers", "2", "--slam", "unannounced-made"],
+                 ["--points", "60", "--oudlers", "2", "--poignee", "simple", "--poignee", "simple"]):
+        assert run(["score", "--contract", "garde", *args]).exit_code == 0, args
+
+
 def test_score_defence_slam_and_failed_contract_text() -> None:
     result = run(["score", "--contract", "garde-contre", "--points", "0", "--oudlers", "0", "--slam", "defence"])
     assert result.exit_code == 0
@@ -91,6 +100,18 @@ def test_score_defence_slam_and_failed_contract_text() -> None:
     (["--contract", "garde", "--points", "49.3", "--oudlers", "2"], "points '49.3' are not a multiple of 0.5"),
     (["--contract", "garde", "--points", "92", "--oudlers", "2"], "points '92' are not a multiple of 0.5 in 0..91"),
     (["--contract", "garde", "--points", "nan", "--oudlers", "2"], "points 'nan'"),
+    # what no deal ends in: three oudlers are 13 points at least (the Excuse
+    # kept is 4), the defence's three leave the taker 78 at most
+    (["--contract", "garde", "--points", "5", "--oudlers", "3"], "key '--points': 5 points with 3 oudler(s): only 13"),
+    (["--contract", "garde", "--points", "91", "--oudlers", "0"], "only 0 to 78 are possible"),
+    (["--contract", "garde", "--points", "30", "--oudlers", "2", "--slam", "unannounced-made"],
+     "key '--slam': a slam made by the taker leaves him 87 points at least, not 30"),
+    (["--contract", "garde", "--points", "91", "--oudlers", "3", "--slam", "defence"],
+     "after a defence slam the taker has 4.5 points at most"),
+    (["--contract", "garde", "--points", "65", "--oudlers", "2", "--poignee", "triple", "--poignee", "triple"],
+     "key '--poignee': poignées of 30 trumps in all, but the game has 22"),
+    (["--contract", "garde", "--points", "65", "--oudlers", "2", "--players", "3", "--poignee", "simple",
+      "--poignee", "simple"], "poignées of 26 trumps in all"),
 ])
 def test_score_bad_values(args: List[str], fragment: str) -> None:
     result = run(["score", *args])
