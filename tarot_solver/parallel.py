@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 import warnings
-from typing import Any, Callable, Iterable, Iterator, Optional, TypeVar
+from typing import Any, Callable, Generic, Iterable, Iterator, Optional, TypeVar
 
 from .errors import SchedulerError
 
@@ -126,6 +126,27 @@ def _ctrl_c_ignored_by_new_workers(local: bool) -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+class _Feed(Generic[T]):
+    """The items, read by the pool; an error raised by their iterator ends them and
+    is kept for :func:`map_ordered` to raise once the results of the items before it
+    are out (joblib raised it at once, and those results were lost)."""
+
+    def __init__(self, items: Iterable[T]) -> None:
+        self.items = iter(items)
+        self.error: Optional[Exception] = None
+
+    def __iter__(self) -> Iterator[T]:
+        while True:
+            try:
+                item = next(self.items)
+            except StopIteration:
+                return
+            except Exception as e:
+                self.error = e
+                return
+            yield item
+
+
 def map_ordered(
     fn: Callable[[T], R],
     items: Iterable[T],
@@ -157,12 +178,15 @@ def map_ordered(
             if scheduler is not None:
                 n_jobs = -1
             runner = joblib.Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
+            feed: _Feed[T] = _Feed(items)
             with _ctrl_c_ignored_by_new_workers(local=scheduler is None):
-                results = runner(joblib.delayed(fn)(item) for item in items)
+                results = runner(joblib.delayed(fn)(item) for item in feed)
             try:
                 for result in results:
                     yield result
                     bar.step()
+                if feed.error is not None:
+                    raise feed.error
             finally:
                 # a caller that stops early (Ctrl-C, `| head`) cancels the tasks in flight,
                 # which joblib would report as computation wasted

@@ -1533,6 +1533,27 @@ def test_solve_many_reads_lazily_and_answers_in_order_as_one_solver() -> None:
     assert [r.margin for r in solver_module.solve_many(one_state_played_on(), jobs=2)] == want
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_solve_many_answers_the_positions_before_an_error_of_its_input(jobs: int) -> None:
+    # the input's error comes after the results of the positions read before it
+    # (with two workers they were lost)
+    from conftest import EXAMPLES
+    from tarot_solver.errors import RecordError
+    from tarot_solver.records import read_records
+
+    states = [r.position() for r in read_records(EXAMPLES / "endgames.jsonl")[:4]]
+
+    def then_an_error() -> Iterator[PlayState]:
+        yield from states
+        raise RecordError("record 5: bad")
+
+    got: List[Optional[bool]] = []
+    with pytest.raises(RecordError, match="record 5"):
+        for r in solver_module.solve_many(then_an_error(), made_only=True, jobs=jobs, table_mb=16):
+            got.append(r.made)
+    assert got == [r.made for r in solver_module.solve_many(states, made_only=True, jobs=1, table_mb=16)]
+
+
 def test_a_game_over_has_its_final_margin_and_needs_no_search() -> None:
     from conftest import EXAMPLES
     from tarot_solver.records import read_record
