@@ -679,7 +679,8 @@ _with_budget_options = _options(
 @main.command("bid")
 @click.argument("hand")
 @click.option("--seat", type=click.IntRange(0, MAX_SEAT),
-              help="The seat whose hand it is [default: 0, or the record's taker].")
+              help="The seat whose hand it is [default: the record's taker (a record with none needs"
+                   " --seat); 0 for a typed hand].")
 @click.option("--dealer", type=click.IntRange(0, MAX_SEAT),
               help="The dealer [default: the record's, else the seat before the first bidder].")
 @click.option("--bids", metavar="BIDS",
