@@ -9,7 +9,9 @@
 time limit, ``--only 3,5,8`` keeps those deal indices.  ``--seed K`` draws the
 deals afresh from seed K (``deals.build``) instead of reading the fixed set: a
 held-out set, to check that a change chosen on the benchmark deals carries over
-(the fixed set is seed 20261130).
+(the fixed set is seed 20261130).  ``--strong K`` takes instead gardes sans whose
+taker holds the K highest trumps (``deals.strong_deals``, from ``--seed`` or the
+fixed set's seed): hands bid without a second thought, far from the target.
 
 ``full`` solves the benchmark deals (``benchmarks/deals.jsonl``) from the first
 lead; ``frontier`` solves positions cut from the same deals with k tricks left (a
@@ -39,7 +41,7 @@ from typing import Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from deals import SEED, build, load  # noqa: E402
+from deals import SEED, build, load, strong_deals  # noqa: E402
 
 from tarot_solver.cards import cards_of  # noqa: E402
 from tarot_solver.records import DealRecord  # noqa: E402
@@ -60,20 +62,24 @@ def cut(state: PlayState, tricks_left: int, rng: random.Random) -> PlayState:
 
 
 @functools.lru_cache(maxsize=None)
-def deal_records(seed: Optional[int] = None, players: int = 4) -> List[Dict]:
+def deal_records(seed: Optional[int] = None, players: int = 4, strong: Optional[int] = None) -> List[Dict]:
     """The fixed set, or the deals drawn from ``seed`` (about a minute to draw:
     drawn once per run, not once per depth); three- and five-player deals are always
-    drawn (from the fixed set's seed by default)."""
+    drawn (from the fixed set's seed by default); with ``strong``, 52 strong hands."""
+    if strong is not None:
+        return strong_deals(strong, 52, SEED if seed is None else seed)
     if players != 4:
         return build(SEED if seed is None else seed, players)
     return load() if seed is None else build(seed)
 
 
-def positions(depth: int, count: int, seed: Optional[int] = None, players: int = 4) -> List[PlayState]:
-    """The first ``count`` deals (of the fixed set, or drawn from ``seed``), cut to ``depth`` tricks left."""
+def positions(depth: int, count: int, seed: Optional[int] = None, players: int = 4,
+              strong: Optional[int] = None) -> List[PlayState]:
+    """The first ``count`` deals (of the fixed set, drawn from ``seed``, or strong hands),
+    cut to ``depth`` tricks left."""
     rng = random.Random(FRONTIER_SEED * 100 + depth)
     out = []
-    for rec in deal_records(seed, players)[:count]:
+    for rec in deal_records(seed, players, strong)[:count]:
         st = DealRecord.from_json(rec).opening_state()
         out.append(cut(st, depth, rng) if depth < st.total_tricks else st)
     return out
@@ -192,6 +198,8 @@ def main() -> None:
     ap.add_argument("--exact", action="store_true", help="targets: also solve each position exactly")
     ap.add_argument("--players", type=int, choices=[3, 4, 5], default=4,
                     help="3 or 5: realistic deals of that table drawn from --seed (default: the fixed set's seed)")
+    ap.add_argument("--strong", type=int, metavar="K",
+                    help="gardes sans of a taker holding the K highest trumps instead of the realistic deals")
     ap.add_argument("--json", help="also write the rows to this file")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
@@ -199,16 +207,17 @@ def main() -> None:
     rows = []
     print(f"# {time.strftime('%Y-%m-%d %H:%M')} time limit {a.time_limit}s, table {a.table_mb} MB"
           + ("" if a.seed is None else f", deals drawn from seed {a.seed}")
-          + ("" if a.players == 4 else f", {a.players} players"))
+          + ("" if a.players == 4 else f", {a.players} players")
+          + ("" if a.strong is None else f", strong hands: the {a.strong} highest trumps"))
     if a.what == "targets":
         targets = [float(t) for t in a.targets.split(",") if t]
         labels = [int(i) for i in a.only.split(",")] if a.only else list(range(a.deals))
-        probe_targets(pick(positions(a.depth, a.deals, a.seed, a.players), a.only), labels, targets, a.exact,
+        probe_targets(pick(positions(a.depth, a.deals, a.seed, a.players, a.strong), a.only), labels, targets, a.exact,
                       a.time_limit, a.table_mb, a.node_limit)
         return
     print(HEADER)
     if a.what == "nodes":
-        states = pick(positions(a.depth, a.deals, a.seed, a.players), a.only)
+        states = pick(positions(a.depth, a.deals, a.seed, a.players, a.strong), a.only)
         for m in modes:
             row = run(states, m, a.time_limit, a.table_mb, a.verbose, a.node_limit)
             rows.append(dict(row, depth=a.depth))
@@ -217,7 +226,7 @@ def main() -> None:
         full = variant_for(a.players).tricks
         depths = [full] if a.what == "full" else [int(d) for d in a.depths.split(",")]
         for d in depths:
-            states = pick(positions(d, a.deals, a.seed, a.players), a.only)
+            states = pick(positions(d, a.deals, a.seed, a.players, a.strong), a.only)
             for m in modes:
                 row = run(states, m, a.time_limit, a.table_mb, a.verbose, a.node_limit)
                 rows.append(dict(row, depth=d))

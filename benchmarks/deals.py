@@ -23,7 +23,7 @@ import random
 from pathlib import Path
 from typing import Dict, Iterator, List
 
-from tarot_solver.cards import mask_of, sorted_tokens, tokens
+from tarot_solver.cards import TRUMP_BASE, mask_of, sorted_tokens, tokens
 from tarot_solver.handcount import contract_for, hand_count, simple_call, simple_discard
 from tarot_solver.rules import is_petit_sec
 from tarot_solver.variant import Contract, variant_for
@@ -88,6 +88,35 @@ def build(seed: int = SEED, players: int = 4) -> List[Dict]:
         if not any(left.values()):
             return out
     raise AssertionError("unreachable")
+
+
+def strong_deals(top: int, count: int, seed: int = SEED) -> List[Dict]:
+    """Gardes sans of a taker holding the ``top`` highest trumps, the rest of the
+    deal at random: the hands a player bids without a second thought, which a
+    solver must answer fast though their margins are far from the target (the
+    defence's discards on his run of trumps are where the search goes)."""
+    rng = random.Random(seed * 100 + top)
+    high = set(range(TRUMP_BASE + 21 - top, TRUMP_BASE + 21))
+    out: List[Dict] = []
+    while len(out) < count:
+        rest = [c for c in range(78) if c not in high]
+        rng.shuffle(rest)
+        others = rest[18 - top:]
+        hands = [sorted(high) + rest[:18 - top]] + [others[18 * i: 18 * i + 18] for i in range(3)]
+        dog = others[54:]
+        if any(is_petit_sec(mask_of(h)) for h in hands):
+            continue
+        shift = rng.randrange(4)  # the taker's seat
+        hands = hands[-shift:] + hands[:-shift] if shift else hands
+        out.append({
+            "id": f"strong{top}-{len(out) + 1:03d}",
+            "hands": [sorted_tokens(h) for h in hands],
+            "dog": sorted_tokens(dog),
+            "dealer": rng.randrange(4),
+            "taker": shift,
+            "contract": Contract.GARDE_SANS.value,
+        })
+    return out
 
 
 def load() -> List[Dict]:
