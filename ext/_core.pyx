@@ -1419,7 +1419,7 @@ cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, in
     opponent's Petit too: ``won[TRUMP]`` bit 0 when he does not hold it).
     ``s_oud`` gains the Excuse when it counts."""
     cdef int ex_camp = p.camp[p.excuse_owner] if p.excuse_owner >= 0 else -1
-    cdef int w = p.tricks_left - nsure, other_ub = 0, q, k
+    cdef int w = p.tricks_left - nsure, other_ub = 0, q, k, ex_cards = 0
     cdef uint32_t taken = 0
     cdef ValueCounts lost
     if ex_camp == c:
@@ -1444,15 +1444,21 @@ cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, in
             else:
                 drop_cards(&lost, TRUMP, p.hand[q][TRUMP] & taken)
             other_ub += top_values(&lost, w)
+            if q == p.excuse_owner:
+                ex_cards = lost.total
         else:
             other_ub += top_values(&vc[q], w)
+            if q == p.excuse_owner:
+                ex_cards = vc[q].total
     if ex_camp == c:
         other_ub += 1 if ex_ok else 9
     elif ex_camp >= 0:
-        # the other camp's Excuse: 9 where it falls in a trick of its own
-        # camp; where this camp wins every trick left, 8 (the exchange's
-        # half-point comes here), or none, played to the last trick
-        other_ub += 8 if w <= 0 else 9
+        # the other camp's Excuse: 8 kept by its owners where it falls in a
+        # trick of this camp's (the exchange's half-point comes here), none
+        # in the last trick, 9 in a trick of its own camp's, but there in
+        # place of one of the holder's w cards counted (each at least a
+        # half-point): so 8 where he has w cards counted
+        other_ub += 8 if ex_cards >= w else 9
     if rem - other_ub > sure:
         sure = rem - other_ub
     return sure
