@@ -1451,7 +1451,10 @@ cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, in
             if q == p.excuse_owner:
                 ex_cards = vc[q].total
     if ex_camp == c:
-        other_ub += 1 if ex_ok else 9
+        # this camp's Excuse played before the last trick: the exchange's
+        # half-point to the other camp where it falls in one of its tricks,
+        # but there in place of one of the holder's w cards counted
+        other_ub += (0 if ex_cards >= w else 1) if ex_ok else 9
     elif ex_camp >= 0:
         # the other camp's Excuse: 8 kept by its owners where it falls in a
         # trick of this camp's (the exchange's half-point comes here), none

@@ -1249,6 +1249,11 @@ def test_exchange_half_point_of_the_other_camps_excuse(solver: Solver) -> None:
     # 8 for the Excuse, not 9 (-81 before)
     st = built(("T20 T21 2H", "KS QS EX", "3S 4S 5S", "6S 7S KH"), 0, 0)
     assert sure_bounds(solver, st)[0] == minimax(st) == -80
+    # likewise the taker's own Excuse, played before the last trick, gives the
+    # defence its half-point only in a trick of the defence's, in place of one
+    # of his cards counted there (-83 before)
+    st = built(("EX T5 T20", "6D 9D T9", "CH 8H 2D", "8D CD KD"), 0, 1)
+    assert sure_bounds(solver, st)[0] == -82 <= minimax(st) == -66
 
 
 def test_two_master_trumps_rule_out_the_slam_lead_of_the_excuse(solver: Solver) -> None:
