@@ -1071,34 +1071,31 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
     if resume and output is not None and os.path.exists(output):
         done = _history.resume_output(output, on_result)
     skipped: List[int] = []
-    stop: List[Exception] = []
 
     def tasks() -> Iterator[T]:
-        """The tasks to run; never raises (the pool consumes it), stops on a fatal error."""
-        try:
-            for line, item in records:
-                task: Union[T, TarotError]
-                if isinstance(item, DealRecord):
-                    key = _history.game_key({"id": item.id, "line": line})
-                    if done[key] > 0:
-                        done[key] -= 1
-                        continue
-                    try:
-                        task = prepare(line, item)
-                    except TarotError as e:
-                        task = e
-                else:
-                    task = item
-                if isinstance(task, TarotError):
-                    if strict:
-                        stop.append(task)
-                        return
-                    skipped.append(line)  # a few bytes per bad record
-                    click.echo(f"{PROG}: skipped: {_one_line(str(task))}", err=True)
+        """The tasks to run.  An error reading the file, or a bad record with
+        ``strict``, ends them; the pool raises it once the lines before it are out
+        (map_ordered)."""
+        for line, item in records:
+            task: Union[T, TarotError]
+            if isinstance(item, DealRecord):
+                key = _history.game_key({"id": item.id, "line": line})
+                if done[key] > 0:
+                    done[key] -= 1
                     continue
-                yield task
-        except (TarotError, OSError) as e:
-            stop.append(e)
+                try:
+                    task = prepare(line, item)
+                except TarotError as e:
+                    task = e
+            else:
+                task = item
+            if isinstance(task, TarotError):
+                if strict:
+                    raise task
+                skipped.append(line)  # a few bytes per bad record
+                click.echo(f"{PROG}: skipped: {_one_line(str(task))}", err=True)
+                continue
+            yield task
 
     out = open(output, "a" if resume else "w", encoding="utf-8") if output is not None else None
     written = 0
@@ -1121,8 +1118,6 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
     finally:
         if out is not None:
             out.close()
-    if stop:
-        raise stop[0]
     return skipped
 
 
