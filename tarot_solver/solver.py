@@ -139,6 +139,11 @@ def _decided(lo: int, hi: int) -> Optional[bool]:
     return True if lo >= 0 else (False if hi < 0 else None)
 
 
+def _check_table_mb(table_mb: int) -> None:
+    if not 1 <= table_mb <= MAX_TABLE_MB:
+        raise ValueError(f"table_mb must be between 1 and {MAX_TABLE_MB}, not {table_mb}")
+
+
 def _check_limits(time_limit: Optional[float], node_limit: Optional[int]) -> None:
     if node_limit is not None and node_limit < 0:
         raise ValueError(f"node_limit must be positive (0 or None: no limit), not {node_limit}")
@@ -206,8 +211,7 @@ class Solver:
     """
 
     def __init__(self, table_mb: int = DEFAULT_TABLE_MB) -> None:
-        if not 1 <= table_mb <= MAX_TABLE_MB:
-            raise ValueError(f"table_mb must be between 1 and {MAX_TABLE_MB}, not {table_mb}")
+        _check_table_mb(table_mb)
         self._core = _core.Core(int(table_mb) * 1024 * 1024)
         self.last_stats = SearchStats(0, 0, 0, 0)
         self.status: Optional[SearchStatus] = None
@@ -595,8 +599,7 @@ def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_card
     """
     if made_only and all_cards:
         raise ValueError("made_only and all_cards exclude each other")
-    if not 1 <= table_mb <= MAX_TABLE_MB:
-        raise ValueError(f"table_mb must be between 1 and {MAX_TABLE_MB}, not {table_mb}")
+    _check_table_mb(table_mb)
     if jobs < 0:
         raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
     _check_limits(time_limit, node_limit)
