@@ -16,6 +16,7 @@ Every command is a subcommand of the click group :data:`main`; to add one, write
 
 from __future__ import annotations
 
+import errno
 import itertools
 import json
 import math
@@ -180,7 +181,7 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
     half = card_points * 2
     if not half.is_integer() or not 0 <= half <= TOTAL_HALF_POINTS:
         raise RecordError(f"points '{card_points:g}' are not a multiple of 0.5 in 0..{TOTAL_HALF_POINTS // 2}",
-                          token=f"{card_points:g}")
+                          key="--points", token=f"{card_points:g}")
     _check_possible(int(half), oudlers, poignees, slam, variant)
     res = score(contract, int(half), oudlers,
                 petit_au_bout=None if petit_au_bout is None else petit_au_bout == "attack",
@@ -344,9 +345,11 @@ def batch_options(output_help: str, *, items: str, bad: str, scope: str = "") ->
 @click.option("--all-cards", is_flag=True, help="Also give the margin after each legal card of the player on turn.")
 @click.option("--made-only", is_flag=True, help="Only answer whether the contract is made (one null-window search).")
 @click.option("--time-limit", type=Seconds(min=0, min_open=True), metavar="S",
-              help="Stop after S seconds and report the proven bounds (per deal).")
+              help="Stop after S seconds and report the proven bounds (per deal; with --all-cards,"
+                   " each card gets an equal share of what is left).")
 @click.option("--nodes", "node_limit", type=click.IntRange(min=1), metavar="N",
-              help="Stop after N search nodes and report the proven bounds (per deal).")
+              help="Stop after N search nodes and report the proven bounds (per deal; with --all-cards,"
+                   " each card gets an equal share of what is left).")
 @click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=DEFAULT_TABLE_MB, show_default=True,
               help="Memory for the transposition table (per worker).")
 @batch_options("Write one JSON line per deal to this file ('-': stdout; FILE may then hold one deal).",
@@ -399,7 +402,7 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
         tally[VERDICTS[result["made"]]] += 1
 
     echo = (lambda r: _write_line(sys.stdout, r)) if as_json else (lambda r: click.echo(_solve_row(r)))
-    skipped = _batch(ctx, file, itertools.chain(first, records), lambda line, record: (line, record, record.position()),
+    skipped = _batch(ctx, file, itertools.chain(first, records), lambda line, record: (line, record, record.state()),
                      solve_all, noun="deal", output=output, resume=resume, strict=strict, on_result=count,
                      echo=echo)
     click.echo(f"{_history.plural(sum(tally.values()), 'deal')}: {tally['made']} made, {tally['failed']} failed, "
@@ -409,8 +412,9 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
 
 def _solve_one(record: DealRecord, all_cards: bool, made_only: bool, time_limit: Optional[float],
                node_limit: Optional[int], table_mb: int, as_json: bool) -> None:
-    """`solve` on one record: its diagram and optimal line, or one JSON object."""
-    state = record.position()
+    """`solve` on one record: its diagram and optimal line, or one JSON object (a complete
+    game has its result as played)."""
+    state = record.state()
     solver = Solver(table_mb)
     with _watching(solver):
         if made_only:
@@ -494,11 +498,12 @@ def _watching(solver: Solver) -> Iterator[None]:
 
 def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:
     taker = record.taker
-    lines = [f"deal {record.id}: " if record.id is not None else "",
-             f"{record.contract.value} by seat {taker}{_called(record)}; seat {state.to_play} to play"
-             f" after {len(record.played or ())} cards"]
+    lines = [_deal_label(r),
+             f"{record.contract.value} by seat {taker}{_called(record)}; "
+             + ("the game is over" if state.over else f"seat {state.to_play} to play")
+             + f" after {len(record.played or ())} cards"]
     lines = ["".join(lines)]
-    for seat, hand in enumerate(state.hands):
+    for seat, hand in enumerate([] if state.over else state.hands):
         role = "taker  " if seat == taker else "partner" if state.camps[seat] else "defence"
         lines.append(f"  seat {seat} {role}  {format_hand(cards_of(hand))}")
     if state.trick:
@@ -539,18 +544,28 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:
 
 
 
-def _hand_input(arg: str) -> Tuple[List[int], Optional[DealRecord]]:
+def _deal_label(r: Dict[str, Any]) -> str:
+    """'deal ID: ' before a report on a record that has an id."""
+    return f"deal {r['id']}: " if r.get("id") is not None else ""
+
+
+def _record_id(record: Optional[DealRecord]) -> Optional[str]:
+    """The input record's ``id``, echoed in the advice's JSON (None for a typed hand)."""
+    return None if record is None else record.id
+
+
+def _hand_input(arg: str, name: str = "HAND") -> Tuple[List[int], Optional[DealRecord]]:
     """HAND: a hand typed on the command line, a text file holding one ('-': stdin), or a
     deal record file (named .json or .jsonl, or holding JSON).  Returns (the hand, None)
-    or ([], the record)."""
+    or ([], the record).  An error in a typed hand names the argument (``name``)."""
     if arg != "-" and not os.path.isfile(arg):
         try:
             return parse_hand(arg), None
-        except TarotError:
+        except TarotError as e:
             if not any(sep in arg for sep in " ,:\t"):
                 raise RecordError(f"'{arg}' is neither a file nor a hand of cards",
-                                  token=arg) from None
-            raise
+                                  key=name, token=arg) from None
+            raise e.located(key=name)
     label = "<stdin>" if arg == "-" else arg
     text = read_text(arg)
     if text.lstrip().startswith(("{", "[")) or Path(arg).suffix.lower() in (".json", ".jsonl"):
@@ -711,6 +726,7 @@ def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Opt
                              jobs=jobs, time_budget=time_budget, node_budget=node_budget,
                              margin_budget=margin_budget, players=players, called=_called_option(record, seat, called))
     result: Dict[str, Any] = {
+        "id": _record_id(record),
         "players": players,
         **({} if res.called is None else {"called": card_token(res.called)}),
         "seat": res.seat,
@@ -731,7 +747,7 @@ def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Opt
 def _render_bid(r: Dict[str, Any]) -> str:
     bids = f", after {' '.join(r['bids'])}" if r["bids"] else ""
     called = f", calling {r['called']}" if "called" in r else ""
-    lines = [f"seat {r['seat']} (dealer {r['dealer']}{bids}{called}): {format_hand(r['hand'])}",
+    lines = [f"{_deal_label(r)}seat {r['seat']} (dealer {r['dealer']}{bids}{called}): {format_hand(r['hand'])}",
              f"hand count {r['hand_count']}: {r['hand_count_contract']}" if r["hand_count"] is not None
              else f"hand count: none at {r['players']} players (the classic count is for hands of 18)",
              *_run_lines(r), "",
@@ -802,6 +818,7 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
                                  margin_budget=margin_budget, candidates=candidates, players=players,
                                  called=_called_option(record, seat, called))
     result: Dict[str, Any] = {
+        "id": _record_id(record),
         "players": players,
         **({} if res.called is None else {"called": card_token(res.called)}),
         "seat": res.seat,
@@ -819,7 +836,8 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
 
 def _render_discard(r: Dict[str, Any]) -> str:
     called = f", calling {r['called']}" if "called" in r else ""
-    lines = [f"{r['contract']} by seat {r['seat']} (dealer {r['dealer']}{called}): {format_hand(r['hand'])}",
+    lines = [f"{_deal_label(r)}{r['contract']} by seat {r['seat']} (dealer {r['dealer']}{called}):"
+             f" {format_hand(r['hand'])}",
              f"dog: {' '.join(r['dog'])}",
              *_run_lines(r), "",
              f"{'rank':4s}  {'discard':22s}  {_SUMMARY_HEADER}"]
@@ -868,7 +886,7 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
     given = {"--seat": seat, "--taker": taker, "--contract": contract_name, "--dealer": dealer, "--leader": leader,
              "--dog": dog, "--discard": discard, "--played": played, "--poignee": poignees or None,
              "--called": called}
-    cards, record = ([], read_record(position)) if position == "-" else _hand_input(position)
+    cards, record = ([], read_record(position)) if position == "-" else _hand_input(position, "POSITION")
     players = _players(record, players)
     target: Union[DealRecord, View]
     if record is not None:
@@ -898,6 +916,7 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
     res = _advice.play_advice(target, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
                               node_budget=node_budget, margin_budget=margin_budget)
     result: Dict[str, Any] = {
+        "id": _record_id(record),
         "players": players,
         "seat": res.seat,
         "taker": res.taker,
@@ -922,7 +941,7 @@ def _render_play(r: Dict[str, Any]) -> str:
         role = f"{side}, seat {r['taker']}'s {r['contract']}"
     if "called" in r:
         role += f", calling {r['called']}"
-    lines = [f"seat {r['seat']} to play ({role}), trick {r['trick_number']}"
+    lines = [f"{_deal_label(r)}seat {r['seat']} to play ({role}), trick {r['trick_number']}"
              + (f", on the table: {' '.join(r['trick'])}" if r["trick"] else ", on lead"),
              f"hand: {format_hand(r['hand'])}",
              *_run_lines(r), "",
@@ -990,7 +1009,8 @@ def _require(module: str, extra: str, option: str) -> None:
               help="Print a summary by role and seat (without --output, instead of the game lines).")
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png",
               help="Draw the distribution of error costs per role.")
-@json_option
+@click.option("--json", "as_json", is_flag=True,
+              help="With --summary: print it as one JSON object (the game lines are JSON lines anyway).")
 @click.pass_context
 def analyze_command(ctx: click.Context, history: str, output: Optional[str], jobs: int, scheduler: Optional[str],
                     resume: bool, strict: bool, time_limit: Optional[float], nodes: int, table_mb: int,
@@ -1054,8 +1074,8 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
     there, are skipped and the rest appended), else to ``echo``, and to
     ``on_result``.  A bad record is reported on stderr and skipped (its line
     number returned), or with ``strict`` stops the run.  ``output`` is opened
-    only once the first record is read (a file that cannot be read leaves it
-    alone), and never when it is ``source``.  Ctrl-C leaves whole lines and
+    only when the first result line is ready (an input that cannot be read, or
+    holds no good record, leaves it as it was), and never when it is ``source``.  Ctrl-C leaves whole lines and
     exits 130.
     """
     if output == "-":  # the lines to stdout, as JSON
@@ -1097,12 +1117,16 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
                 continue
             yield task
 
-    out = open(output, "a" if resume else "w", encoding="utf-8") if output is not None else None
+    if output is not None:
+        _check_writable(output)
+    out: Optional[IO[str]] = None
     written = 0
     try:
         for result in run(tasks()):
-            if out is not None:
+            if output is not None:
                 try:
+                    if out is None:
+                        out = open(output, "a" if resume else "w", encoding="utf-8")
                     _write_line(out, result)
                 except OSError as e:  # a full disk...: name the file
                     raise OSError(e.errno, e.strerror, output) from None
@@ -1119,6 +1143,18 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
         if out is not None:
             out.close()
     return skipped
+
+
+def _check_writable(path: str) -> None:
+    """Raise the error opening ``path`` for writing would raise, without opening it
+    (which would create or truncate it before any result is ready)."""
+    if os.path.isdir(path):
+        raise OSError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+    target = path if os.path.exists(path) else (os.path.dirname(path) or ".")
+    if not os.path.isdir(os.path.dirname(path) or "."):
+        raise OSError(errno.ENOENT, os.strerror(errno.ENOENT), path)
+    if not os.access(target, os.W_OK):
+        raise OSError(errno.EACCES, os.strerror(errno.EACCES), path)
 
 
 def _progress(label: str, rows_on_stdout: bool) -> Optional[str]:

@@ -380,7 +380,7 @@ class Summary:
                   for r in rows]
         unproven = sum(t.unproven_costs for t in self.roles.values())
         if self.incomplete:
-            lines.append(f"{plural(self.incomplete, 'game')} not proven throughout (time budget or --from-trick):"
+            lines.append(f"{plural(self.incomplete, 'game')} not proven throughout (a search limit or --from-trick):"
                          f" {self.undecided_cards} cards undecided, {unproven} errors counted at their"
                          " proven lower bound")
         return "\n".join(lines)

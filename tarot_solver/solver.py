@@ -20,7 +20,7 @@ from __future__ import annotations
 import copy
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from . import _core
@@ -508,10 +508,11 @@ class Solver:
         (exact values of every card on 20 positions with 12 tricks left:
         2,250 M nodes against 2,746 M with the position searched first).
         Limits apply to the whole request; under one, each card gets an
-        equal share of what remains.
+        equal share of what remains.  A game already over has its margin as
+        played (and no card to value).
         """
         if state.over:
-            return _finished(state)
+            return replace(_finished(state), cards={} if all_cards else None)
         start = time.perf_counter()
         self._load(state)
         budget = _Budget(self._core, time_limit, node_limit)

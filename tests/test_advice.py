@@ -223,6 +223,7 @@ def test_bid_from_a_text_file_and_from_a_record(write: Callable[[str, str], Path
     assert from_text.exit_code == from_record.exit_code == typed.exit_code == 0, from_record.output
     a, b, c = (json.loads(r.stdout) for r in (from_text, from_record, typed))
     assert b["seat"] == 1 and b["dealer"] == 2 and b["bids"] == ["pass", "pass"]  # the record's taker
+    assert (a["id"], b["id"], c["id"]) == (None, "example-deal", None)  # a record's id is echoed
     assert a["hand"] == b["hand"] == c["hand"]
     assert b["contracts"] == c["contracts"]
     stdin = CliRunner().invoke(main, ["bid", "-", "--json"] + CLI_FAST, input=format_hand(STRONG))
@@ -252,6 +253,7 @@ def test_discard_cli_from_tokens_and_record() -> None:
     assert typed.exit_code == record.exit_code == 0, typed.output + record.output
     a, b = json.loads(typed.stdout), json.loads(record.stdout)
     assert a["candidates"] == b["candidates"] and len(a["candidates"]) == 3
+    assert (a["id"], b["id"]) == (None, "example-deal")
     assert a["recommendation"] == a["candidates"][0]["discard"]
     text = invoke(["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract", "prise", "--candidates", "2"]
                   + CLI_FAST)
@@ -273,9 +275,11 @@ def test_discard_says_when_its_recommendation_rests_on_no_decided_world() -> Non
 
 
 @pytest.mark.parametrize("args, fragments", [
-    (["bid", "KS QS ZZ"], ("unknown card 'ZZ'",)),
+    (["bid", "KS QS ZZ"], ("key 'HAND'", "unknown card 'ZZ'")),
+    (["play", "KS QS ZZ", "--seat", "1", "--taker", "1", "--contract", "garde", "--dealer", "0"],
+     ("key 'POSITION'", "unknown card 'ZZ'")),
     (["bid", "KS QS 7H"], ("holds 18 cards, got 3",)),
-    (["bid", "nofile.txt"], ("'nofile.txt' is neither a file nor a hand",)),
+    (["bid", "nofile.txt"], ("key 'HAND'", "'nofile.txt' is neither a file nor a hand",)),
     (["bid", EXAMPLE_HAND, "--bids", "pass,gardez"], ("unknown contract 'gardez'",)),
     (["bid", EXAMPLE_HAND, "--dealer", "0", "--bids", "pass"], ("speaks after 3 bid(s)",)),
     (["discard", EXAMPLE_HAND, "--dog", "9S KS 5C CC QC ZZ", "--contract", "garde"], ("--dog", "'ZZ'")),
@@ -439,10 +443,12 @@ def test_play_cli() -> None:
     assert r["trick"] == ["1S"] and r["recommendation"] == r["choices"][0]["cards"][0]
     assert {"cards", "p_make", "p_make_ci", "expected_score", "expected_margin", "undecided"} <= set(r["choices"][0])
     text = invoke(["play", str(path)] + CLI_FAST).stdout.splitlines()
-    assert text[0] == "seat 1 to play (the taker, garde), trick 7, on the table: 1S"
+    assert r["id"] == "example-play"
+    assert text[0] == "deal example-play: seat 1 to play (the taker, garde), trick 7, on the table: 1S"
     assert text[-1].startswith(f"recommendation: play {r['recommendation']} (the highest expected score")
     midgame = invoke(["play", str(EXAMPLES / "midgame.json")] + CLI_FAST).stdout.splitlines()
-    assert midgame[0] == "seat 3 to play (a defender, seat 1's garde), trick 10, on the table: JC T3"
+    assert midgame[0] == ("deal example-midgame: seat 3 to play (a defender, seat 1's garde), trick 10,"
+                          " on the table: JC T3")
 
 
 def test_play_cli_bad_input(bad_input: Any, write: Callable[[str, str], Path]) -> None:
@@ -469,7 +475,7 @@ def test_play_from_a_typed_view_equals_play_from_the_record(k: int, write: Calla
     typed = invoke(["play", *_typed_view(record, seat), "--json"] + CLI_FAST)
     assert from_record.exit_code == typed.exit_code == 0, typed.output
     a, b = json.loads(from_record.stdout), json.loads(typed.stdout)
-    for key in ("seconds", "cpu_seconds"):
+    for key in ("seconds", "cpu_seconds", "id"):  # (a typed view has no id)
         del a[key], b[key]
     assert a == b and a["seat"] == seat
 

@@ -97,7 +97,7 @@ def test_score_defence_slam_and_failed_contract_text() -> None:
 
 @pytest.mark.parametrize("args, fragment", [
     (["--contract", "gardez", "--points", "49", "--oudlers", "2"], "unknown contract 'gardez'"),
-    (["--contract", "garde", "--points", "49.3", "--oudlers", "2"], "points '49.3' are not a multiple of 0.5"),
+    (["--contract", "garde", "--points", "49.3", "--oudlers", "2"], "key '--points': points '49.3' are not a multiple"),
     (["--contract", "garde", "--points", "92", "--oudlers", "2"], "points '92' are not a multiple of 0.5 in 0..91"),
     (["--contract", "garde", "--points", "nan", "--oudlers", "2"], "points 'nan'"),
     # what no deal ends in: three oudlers are 13 points at least (the Excuse
@@ -187,6 +187,20 @@ def test_solve_midgame_text_shows_verdict_and_line() -> None:
     out = result.stdout
     assert "double-dummy: margin +30.0: contract made (taker ends with 71.0 points, 2 oudlers)" in out
     assert "optimal line:" in out and "trick 18:" in out
+
+
+def test_solve_a_complete_game_gives_its_result_as_played() -> None:
+    game = EXAMPLES / "game.json"
+    played = json.loads(run(["replay", str(game), "--json"]).stdout)
+    plain = json.loads(run(["solve", str(game), "--json"]).stdout)
+    assert (plain["margin"], plain["taker_points"], plain["oudlers"]) == (23.0, played["taker_points"], 2)
+    assert (plain["made"], plain["complete"], plain["pv"], plain["nodes"]) == (True, True, [], 0)
+    assert json.loads(run(["solve", str(game), "--all-cards", "--json"]).stdout)["cards"] == {}
+    text = run(["solve", str(game)]).stdout.splitlines()
+    assert text[0] == "deal example-game: garde by seat 1; the game is over after 72 cards"
+    assert text[-1].startswith("double-dummy: margin +23.0: contract made")
+    many = run(["solve", str(EXAMPLES / "history.jsonl"), "--made-only", "-j", "1", "--json"])
+    assert many.exit_code == 0 and len(many.stdout.splitlines()) == 20
 
 
 def test_solve_midgame_json_and_card_values_agree() -> None:
@@ -300,10 +314,20 @@ def test_batch_output_is_never_the_input_nor_lost(tmp_path: Path) -> None:
     keep.write_text('{"id": "a", "line": 1, "made": true}\n', encoding="utf-8")
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n", encoding="utf-8")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"seat": 0}\n', encoding="utf-8")
     for command in ("solve", "analyze"):  # an input that cannot be read leaves the output alone
         result = run([command, str(empty), "-j", "1", "-o", str(keep)])
         assert_one_line_error(result.exit_code, result.stdout, result.stderr, "empty file")
         assert keep.read_text(encoding="utf-8") == '{"id": "a", "line": 1, "made": true}\n'
+        # and so does one with no good record: no line to write, so nothing is truncated
+        result = run([command, str(bad), "-j", "1", "-o", str(keep)])
+        assert result.exit_code == 2 and "missing required key 'hands'" in result.stderr
+        assert keep.read_text(encoding="utf-8") == '{"id": "a", "line": 1, "made": true}\n'
+    for target in (tmp_path / "no" / "such.jsonl", tmp_path):  # an output that cannot be written: at once
+        result = run(["solve", str(ENDGAMES), "-j", "1", "-o", str(target)])
+        assert result.exit_code == 2 and result.stdout == "" and "Directory" not in result.stdout
+        assert not (tmp_path / "no").exists()
 
 
 def test_resume_with_an_id_twice_writes_what_a_whole_run_does(tmp_path: Path) -> None:
