@@ -15,6 +15,7 @@ The key-by-key contract is in ``docs/formats.md``.
 from __future__ import annotations
 
 import contextlib
+import heapq
 import json
 import os
 import sys
@@ -525,44 +526,69 @@ def read_text(path: PathLike) -> str:
         return _decode(f.read(), _file_label(path))
 
 
-def _documents(text: str, label: str) -> Iterator[Tuple[int, Any]]:
-    """(line, parsed JSON value or the error) for each document of a file.
+def _is_record_line(doc: Any) -> bool:
+    """Whether a line parsed on its own is a deal record's object: what makes a file
+    JSON Lines (a line inside a pretty-printed record never holds ``hands`` whole)."""
+    return isinstance(doc, dict) and "hands" in doc
 
-    The whole file is one JSON value when it parses as one (a pretty-printed record);
-    otherwise it is read as JSON Lines, unless its first value spans several lines (then
-    what follows it is an error).  A file whose first value is malformed is taken for
-    JSON Lines when its first line looks like a whole object (``{...}``) or one of the
-    next two lines is one (a first line cut short).
+
+def _documents(lines: List[Optional[str]], label: str, first: int) -> Iterator[Tuple[int, Any]]:
+    """(line, parsed JSON value or the error) for each document of ``lines`` (the text of
+    lines ``first``, ``first`` + 1, ...; None for a line that is not UTF-8, which
+    :func:`iter_records` reports itself), in order.
+
+    A line that parses on its own, or that does not open an object or an array, is a
+    document of its own (JSON Lines).  Otherwise a value opens there and may span lines
+    (a pretty-printed record): it is read whole; if malformed, it is reported once, at
+    the line and column where it breaks, and the next document starts at the next line
+    that begins at its first column (a pretty-printed record's inner lines are
+    indented).  So bad lines at the head of a JSON Lines file, a pretty-printed record
+    before JSON Lines, and a malformed pretty-printed record each lose nothing else.
     """
-    body = text.lstrip()
-    if not body:
-        raise RecordError("empty file: no deal record", file=label)
-    start = len(text) - len(body)
-    first_line = text.count("\n", 0, start) + 1
-    try:
-        value, end = json.JSONDecoder().raw_decode(text, start)
-    except RecursionError:
-        yield first_line, _too_deep(label, first_line)
-        return
-    except ValueError as e:
-        head, *rest = body.split("\n", 3)[:3]
-        if not (head.strip().startswith("{") and head.strip().endswith("}")) and not any(
-                isinstance(_loads(piece, label, first_line), dict) for piece in rest):
-            line = e.lineno if isinstance(e, json.JSONDecodeError) else first_line
-            yield line, _malformed(e, label, line)
-            return
-    else:
-        after = len(text) - len(text[end:].lstrip())
-        if after == len(text):
-            yield first_line, value
-            return
-        if "\n" in text[start:end]:  # a pretty-printed record followed by more text
-            extra = json.JSONDecodeError("Extra data", text, after)
-            yield extra.lineno, _malformed(extra, label, extra.lineno)
-            return
-    for number, piece in enumerate(text.split("\n"), 1):
-        if piece.strip():
-            yield number, _loads(piece, label, number)
+    i = 0
+    while i < len(lines):
+        piece = lines[i]
+        if piece is None or not piece.strip():
+            i += 1
+            continue
+        number = first + i
+        doc = _loads(piece, label, number)
+        if not isinstance(doc, TarotError) or not piece.lstrip().startswith(("{", "[")):
+            yield number, doc
+            i += 1
+            continue
+        block: List[str] = []
+        for raw in lines[i:]:
+            if raw is None:
+                break
+            block.append(raw)
+        text = "\n".join(block)
+        try:
+            value, end = json.JSONDecoder().raw_decode(text, len(piece) - len(piece.lstrip()))
+        except RecursionError:
+            yield number, _too_deep(label, number)
+        except ValueError as e:
+            stop = i + next((k for k in range(1, len(block)) if _starts_document(block[k])), len(block))
+            line = number + (e.lineno - 1 if isinstance(e, json.JSONDecodeError) else 0)
+            # an error past the next document's start: the value opened here is cut short
+            yield (line, _malformed(e, label, line)) if number < line < first + stop else (number, doc)
+            i = stop
+            continue
+        yield number, value
+        last = i + text.count("\n", 0, end)  # the line where the value ends
+        whole = lines[last] or ""
+        rest = text[end:].split("\n", 1)[0]
+        if rest.strip():  # more on that line
+            line = first + last
+            at = len(whole) - len(rest.lstrip())
+            yield line, _malformed(json.JSONDecodeError("Extra data", whole, at), label, line)
+        i = last + 1
+
+
+def _starts_document(line: str) -> bool:
+    """Whether a line may start a document after a malformed one: it begins at its first
+    column (a pretty-printed record's inner lines are indented) and does not close one."""
+    return bool(line) and not line[0].isspace() and line.strip() not in ("}", "]", "},", "],")
 
 
 def _parse(doc: Any, label: str, line: int) -> Union[DealRecord, TarotError]:
@@ -575,44 +601,55 @@ def _parse(doc: Any, label: str, line: int) -> Union[DealRecord, TarotError]:
 
 
 def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:
-    """Tolerant reader: ``(line, record or error)`` for every record of the file.
+    """Tolerant reader: ``(line, record or error)`` for every record of the file, in order.
 
     A bad record (malformed JSON, a line that is not UTF-8, a record that breaks a
     rule) is yielded as its error and reading goes on; only a file that cannot be
-    read at all (missing, empty, or not UTF-8 before its first record) raises.
-    JSON Lines files, stdin included, are read one line at a time, so memory stays
-    flat in the number of records; a file whose first record spans several lines
-    (one pretty-printed record) is read whole, from the same handle (a pipe too).
+    read at all (missing, or empty) raises.  JSON Lines files, stdin included, are
+    read one line at a time from their first line that parses on its own or holds a
+    whole record, so memory stays flat in the number of records; the lines before
+    it (bad lines, or a pretty-printed record spanning several) are read as
+    :func:`_documents` says, from the same handle (a pipe too).
     """
     label = _file_label(path)
     stdin = os.fspath(path) == "-"
     with contextlib.ExitStack() as stack:
         f = sys.stdin.buffer if stdin else stack.enter_context(open(path, "rb"))
-        head: List[bytes] = []  # the lines read before the first record proves the file JSON Lines
+        head: List[Optional[str]] = []  # the lines before the first that proves the file JSON Lines
+        undecoded: List[Tuple[int, Any]] = []  # their lines that are not UTF-8, with the error
+
+        def flush(lines: List[Optional[str]]) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:
+            for line, doc in heapq.merge(_documents(lines, label, 1), undecoded, key=lambda item: item[0]):
+                yield line, _parse(doc, label, line)
+
         streamed = False
         for number, raw in enumerate(f, 1):
-            if streamed:
-                try:
-                    text = _decode(raw, label, number)
-                except RecordError as e:
+            try:
+                text = _decode(raw, label, number)
+            except RecordError as e:
+                if streamed:
                     yield number, e
-                    continue
+                else:
+                    head.append(None)
+                    undecoded.append((number, e))
+                continue
+            if streamed:
                 if text.strip():
                     yield number, _parse(_loads(text, label, number), label, number)
                 continue
-            head.append(raw)
-            text = _decode(raw, label, number)
+            head.append(text.rstrip("\r\n"))
             if not text.strip():
                 continue
             doc = _loads(text, label, number)
-            if isinstance(doc, TarotError):
-                break  # the first record spans several lines, or is malformed: read the file whole
-            streamed = True
-            yield number, _parse(doc, label, number)
+            opens = not any(line and line.strip() for line in head[:-1]) and not undecoded
+            if opens and not isinstance(doc, TarotError) or _is_record_line(doc):
+                yield from flush(head[:-1])
+                streamed = True
+                yield number, _parse(doc, label, number)
         if not streamed:
-            whole = _decode(b"".join(head) + f.read(), label)
-            for line, doc in _documents(whole, label):
-                yield line, _parse(doc, label, line)
+            if not undecoded and not any(line and line.strip() for line in head):
+                raise RecordError("empty file: no deal record", file=label)
+            yield from flush(head)
 
 
 def read_records(path: PathLike) -> List[DealRecord]:

@@ -6,7 +6,7 @@ import io
 import json
 import os
 import threading
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 import pytest
 
@@ -182,8 +182,60 @@ def test_malformed_pretty_json_names_line_and_column(write: Any) -> None:
 def test_text_after_a_pretty_printed_record(write: Any) -> None:
     text = (EXAMPLES / "deal.json").read_text(encoding="utf-8") + "\n  oops\n"
     lines = text.count("\n")
-    with pytest.raises(RecordError, match=rf"d\.json: line {lines}: malformed JSON at column 3: Extra data"):
+    with pytest.raises(RecordError, match=rf"d\.json: line {lines}: malformed JSON at column 3: Expecting value"):
         read_records(write("d.json", text))
+    items = list(iter_records(write("d.json", text)))  # the record is kept
+    assert [n for n, _ in items] == [1, lines] and isinstance(items[0][1], DealRecord)
+    same_line = text.rstrip().replace("  oops", "").rstrip() + ' {"x": 1}\n'
+    items = list(iter_records(write("e.json", same_line)))
+    assert isinstance(items[0][1], DealRecord)
+    assert f"line {lines - 2}: malformed JSON at column 3: Extra data" in str(items[1][1])
+
+
+HISTORY_LINES = (EXAMPLES / "history.jsonl").read_text(encoding="utf-8").splitlines(True)
+
+
+@pytest.mark.parametrize("head, errors", [
+    (["garbage\n", "more garbage\n", "}\n"], [1, 2, 3]),  # bad lines before the first record
+    ([HISTORY_LINES[5][:40] + "\n", HISTORY_LINES[6][:99] + "\n", "\n", HISTORY_LINES[7][:60] + "\n"], [1, 2, 4]),
+    (["\n", "  \n"], []),
+])
+def test_bad_lines_before_the_first_record_lose_nothing(tmp_path: Any, head: List[str], errors: List[int]) -> None:
+    path = tmp_path / "h.jsonl"
+    path.write_text("".join(head) + "".join(HISTORY_LINES[:3]), encoding="utf-8")
+    items = list(iter_records(path))
+    assert [n for n, x in items if isinstance(x, TarotError)] == errors
+    assert [x.id for _, x in items if isinstance(x, DealRecord)] == ["h01", "h02", "h03"]
+    assert [n for n, _ in items] == sorted(n for n, _ in items)
+
+
+def test_lines_that_are_not_utf8_before_the_first_record(tmp_path: Any) -> None:
+    path = tmp_path / "h.jsonl"
+    good = [line.encode("utf-8") for line in HISTORY_LINES[:2]]
+    path.write_bytes(b"junk\n" + b'{"id": "\xe9"}\n' + good[0] + b"\n" + good[1])
+    items = list(iter_records(path))
+    assert [n for n, _ in items] == [1, 2, 3, 5]
+    assert "line 2: not UTF-8 text" in str(items[1][1])
+    path.write_bytes(b"\n\n" + b'{"id": "\xe9"}\n' + good[0])
+    assert [n for n, _ in iter_records(path)] == [3, 4]
+    path.write_bytes(b'{"id": "\xe9"}\n')
+    assert [n for n, _ in iter_records(path)] == [1]
+
+
+def test_a_pretty_record_before_json_lines_and_an_unindented_one(tmp_path: Any) -> None:
+    pretty = (EXAMPLES / "game.json").read_text(encoding="utf-8")
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(pretty + "".join(HISTORY_LINES[:2]), encoding="utf-8")
+    items = list(iter_records(path))
+    assert [(n, getattr(x, "id", None)) for n, x in items] == [
+        (1, "example-game"), (pretty.count("\n") + 1, "h01"), (pretty.count("\n") + 2, "h02")]
+    flat = "\n".join(line.strip() for line in pretty.splitlines()) + "\n"  # no indentation
+    path.write_text(flat, encoding="utf-8")
+    assert [(n, getattr(x, "id", None)) for n, x in iter_records(path)] == [(1, "example-game")]
+    broken = pretty.replace('"dealer": 2,', '"dealer": 2', 1)  # one error, at its line
+    path.write_text(broken + HISTORY_LINES[0], encoding="utf-8")
+    items = list(iter_records(path))
+    assert len(items) == 2 and "malformed JSON" in str(items[0][1]) and items[1][1].id == "h01"  # type: ignore
 
 
 def test_missing_required_key() -> None:
