@@ -276,12 +276,13 @@ def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int,
         raise RecordError("node budgets must be positive", token=str(min(node_budget, margin_budget)))
     Sampler(constraints)  # raises here, before any process starts, if no deal fits
     start = time.monotonic()
-    tasks = [_Task(constraints, seed, tuple(ws), taker, leader, tuple(questions), node_budget, margin_budget,
-                   view, called) for ws in chunks(range(worlds), worlds_per_task)]
+    # (a generator: a long run stopped by its time budget builds only the tasks it starts)
+    tasks = (_Task(constraints, seed, tuple(ws), taker, leader, tuple(questions), node_budget, margin_budget,
+                   view, called) for ws in chunks(range(worlds), worlds_per_task))
     rows: List[List[Outcome]] = []
     cpu = 0.0
-    results: Iterator[Tuple[List[List[Outcome]], float]] = map_ordered(_run_task, tasks, jobs=jobs,
-                                                                       progress=progress, total=len(tasks))
+    results: Iterator[Tuple[List[List[Outcome]], float]] = map_ordered(
+        _run_task, tasks, jobs=jobs, progress=progress, total=-(-worlds // worlds_per_task))
     try:
         for batch, seconds in results:
             rows.extend(batch)
@@ -371,9 +372,11 @@ def call_for(hand: int, called: Optional[int], variant: Variant) -> Optional[int
 def check_dog(hand: int, dog: Sequence[int], variant: Variant = VARIANT) -> int:
     """The card set of the dog, six distinct cards outside ``hand``; raises :class:`RecordError` otherwise."""
     dog_mask = mask_of(dog)
-    if len(dog) != variant.dog_size or count(dog_mask) != len(dog):
-        raise RecordError(f"the dog holds {variant.dog_size} distinct cards, got {len(dog)}"
-                          f" ({count(dog_mask)} distinct)", key="dog")
+    if len(dog) != variant.dog_size:
+        raise RecordError(f"the dog holds {variant.dog_size} cards, got {len(dog)}", key="dog")
+    if count(dog_mask) != len(dog):
+        dup = card_token(next(c for i, c in enumerate(dog) if c in dog[:i]))
+        raise RecordError(f"duplicate card '{dup}' in the dog", key="dog", token=dup)
     clash = hand & dog_mask
     if clash:
         tok = card_token(cards_of(clash)[0])

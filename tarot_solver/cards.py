@@ -116,6 +116,9 @@ def parse_card(token: str) -> int:
     """Parse one card token (canonical or alias, any case); raises :class:`CardError`."""
     if not isinstance(token, str):
         raise CardError(f"card token must be a string, got {token!r}", token=repr(token))
+    if not token.strip().isprintable():  # shown with escapes: an invisible character would read as nothing
+        shown = token.strip().encode("unicode_escape").decode("ascii")
+        raise CardError(f"unknown card '{shown}' (it holds a character that does not print)", token=shown)
     t = token.strip().upper()
     hit = _LOOKUP.get(t)
     if hit is not None:

@@ -54,6 +54,9 @@ PROG = "tarot-solve"
 T = TypeVar("T")
 #: the highest seat of the largest table (each command checks the seat against its own table)
 MAX_SEAT = max(VARIANTS) - 1
+#: the most local worker processes (-j) and Monte Carlo worlds (--worlds) a command takes
+MAX_JOBS = 1024
+MAX_WORLDS = 10 ** 9
 POIGNEE_NAMES = ("simple", "double", "triple")
 #: the cards a poignée may show: the 21 trumps and the Excuse
 TRUMPS_AND_EXCUSE = NUM_CARDS - TRUMP_BASE
@@ -182,7 +185,7 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
     if not half.is_integer() or not 0 <= half <= TOTAL_HALF_POINTS:
         raise RecordError(f"points '{card_points:g}' are not a multiple of 0.5 in 0..{TOTAL_HALF_POINTS // 2}",
                           key="--points", token=f"{card_points:g}")
-    _check_possible(int(half), oudlers, poignees, slam, variant)
+    _check_possible(int(half), oudlers, poignees, slam, petit_au_bout, variant)
     res = score(contract, int(half), oudlers,
                 petit_au_bout=None if petit_au_bout is None else petit_au_bout == "attack",
                 poignees=[POIGNEE_NAMES.index(p) for p in poignees], slam=slam, variant=variant,
@@ -208,9 +211,10 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
 
 
 def _check_possible(half: int, oudlers: int, poignees: Tuple[str, ...], slam: Optional[str],
-                    variant: Variant) -> None:
+                    petit_au_bout: Optional[str], variant: Variant) -> None:
     """Refuse what no deal ends in: points that cannot hold the oudlers, a slam the
-    points deny, poignées showing more trumps than there are."""
+    points deny, a Petit au bout won by a camp that has not got the Petit or won no
+    trick, poignées showing more trumps than there are."""
     # an oudler is 4.5 points to its camp; the Excuse, kept, 4 (a half-point card
     # goes in exchange)
     low = max(0, 9 * oudlers - 1)
@@ -224,6 +228,16 @@ def _check_possible(half: int, oudlers: int, poignees: Tuple[str, ...], slam: Op
     if slam == "defence" and half > 9:
         raise RecordError(f"after a defence slam the taker has 4.5 points at most (his Excuse), not"
                           f" {points(half)}", key="--slam", token=slam)
+    # the camp of a Petit au bout won the trick holding the Petit: it has the Petit,
+    # and a trick
+    if petit_au_bout == "attack" and (oudlers == 0 or slam == "defence"):
+        why = "a defence slam leaves the taker no trick" if slam == "defence" else "the taker has no oudler"
+        raise RecordError(f"a Petit au bout for the attack, but {why}", key="--petit-au-bout", token=petit_au_bout)
+    if petit_au_bout == "defence" and (oudlers == len(OUDLERS) or slam in ("announced-made", "unannounced-made")):
+        why = "the taker's slam leaves the defence no trick" if oudlers < len(OUDLERS) else \
+            "the taker has all three oudlers"
+        raise RecordError(f"a Petit au bout for the defence, but {why}", key="--petit-au-bout",
+                          token=petit_au_bout)
     shown = sum(variant.poignee_sizes[POIGNEE_NAMES.index(p)] for p in poignees)
     if shown > TRUMPS_AND_EXCUSE:
         raise RecordError(f"poignées of {shown} trumps in all, but the game has {TRUMPS_AND_EXCUSE}"
@@ -332,7 +346,7 @@ def batch_options(output_help: str, *, items: str, bad: str, scope: str = "") ->
 
     return _options(
         click.option("-o", "--output", type=click.Path(dir_okay=False), help=output_help),
-        click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, show_default=True,
+        click.option("-j", "--jobs", type=click.IntRange(min=0, max=MAX_JOBS), default=0, show_default=True,
                      help=said("local worker processes (0: all cores).")),
         click.option("--scheduler", metavar="ADDR", help=said("run on a Dask cluster (tcp://HOST:PORT).")),
         click.option("--resume", is_flag=True, help=f"Skip the {items} already in --output and append the others."),
@@ -554,13 +568,14 @@ def _record_id(record: Optional[DealRecord]) -> Optional[str]:
     return None if record is None else record.id
 
 
-def _hand_input(arg: str, name: str = "HAND") -> Tuple[List[int], Optional[DealRecord]]:
+def _hand_input(arg: str, name: str = "HAND") -> Tuple[List[int], Optional[DealRecord], Dict[str, str]]:
     """HAND: a hand typed on the command line, a text file holding one ('-': stdin), or a
-    deal record file (named .json or .jsonl, or holding JSON).  Returns (the hand, None)
-    or ([], the record).  An error in a typed hand names the argument (``name``)."""
+    deal record file (named .json or .jsonl, or holding JSON).  Returns (the hand, None,
+    where) or ([], the record, {}), ``where`` locating an error in the hand
+    (:meth:`TarotError.located`): the argument (``name``) or the file."""
     if arg != "-" and not os.path.isfile(arg):
         try:
-            return parse_hand(arg), None
+            return parse_hand(arg), None, {"key": name}
         except TarotError as e:
             if not any(sep in arg for sep in " ,:\t"):
                 raise RecordError(f"'{arg}' is neither a file nor a hand of cards",
@@ -571,11 +586,26 @@ def _hand_input(arg: str, name: str = "HAND") -> Tuple[List[int], Optional[DealR
     if text.lstrip().startswith(("{", "[")) or Path(arg).suffix.lower() in (".json", ".jsonl"):
         if arg == "-":
             raise RecordError("a deal record must be given as a file, not on stdin", file=label)
-        return [], read_record(arg)
+        return [], read_record(arg), {}
     try:
-        return parse_hand(text), None
+        return parse_hand(text), None, {"file": label}
     except TarotError as e:
         raise e.located(file=label)
+
+
+def _check_hand(cards: List[int], where: Dict[str, str], players: int) -> None:
+    """A typed hand's size and cards for the table, an error naming the argument or file."""
+    try:
+        _advice.check_hand(cards, variant=variant_for(players))
+    except TarotError as e:
+        raise e.located(**where)
+
+
+def _check_seats(players: int, **options: Optional[int]) -> None:
+    """Seats given as options (--seat, --dealer...) against the table's size."""
+    for name, value in options.items():
+        if value is not None:
+            check_seat(value, f"--{name}", players)
 
 
 #: --called of bid and discard: the taker's call is part of the advice's question
@@ -602,7 +632,11 @@ def _called_option(record: Optional[DealRecord], seat: Optional[int], called: Op
 def _players(record: Optional[DealRecord], players: Optional[int]) -> int:
     """The table's size: ``--players`` (checked), else the record's, else four."""
     if players is not None:
-        variant_for(players)
+        try:
+            variant_for(players)
+        except TarotError as e:
+            e.key = "--players"
+            raise
         if record is not None and record.variant.players != players:
             raise click.UsageError(f"--players {players}: the deal record is a {record.variant.players}-player deal")
         return players
@@ -675,11 +709,12 @@ def _run_lines(r: Dict[str, Any]) -> List[str]:
 
 
 _with_budget_options = _options(
-    click.option("--worlds", type=click.IntRange(min=1), default=_advice.DEFAULT_WORLDS, show_default=True,
+    click.option("--worlds", type=click.IntRange(min=1, max=MAX_WORLDS), default=_advice.DEFAULT_WORLDS,
+                 show_default=True,
                  help="Number of sampled worlds."),
     click.option("--seed", type=click.IntRange(min=0), default=_advice.DEFAULT_SEED, show_default=True,
                  help="Seed of the worlds: world i is the same whatever -j."),
-    click.option("-j", "--jobs", type=click.IntRange(min=0), default=0,
+    click.option("-j", "--jobs", type=click.IntRange(min=0, max=MAX_JOBS), default=0,
                  help="Worker processes (default: all cores; 1 runs here)."),
     click.option("--time-budget", type=Seconds(min=0, min_open=True), metavar="S",
                  help="Stop starting new worlds after S seconds (the worlds done so far are reported)."),
@@ -710,8 +745,11 @@ def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Opt
                 margin_budget: Optional[int], as_json: bool) -> None:
     """Monte Carlo bid advice for HAND (18 cards; 24 at three players, 15 at five; as one argument, a text
     file, or a deal record file)."""
-    cards, record = _hand_input(hand)
+    cards, record, where = _hand_input(hand)
     players = _players(record, players)
+    _check_seats(players, seat=seat, dealer=dealer)
+    if record is None:
+        _check_hand(cards, where, players)
     prior = None
     if bids is not None:
         # commas or spaces between bids: an empty one between two commas is refused
@@ -797,8 +835,11 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
                     time_budget: Optional[float], node_budget: int, margin_budget: Optional[int],
                     as_json: bool) -> None:
     """Monte Carlo discard advice for the taker's HAND (as for bid) and the DOG."""
-    cards, record = _hand_input(hand)
+    cards, record, where = _hand_input(hand)
     players = _players(record, players)
+    _check_seats(players, seat=seat, dealer=dealer)
+    if record is None:
+        _check_hand(cards, where, players)
     dog_cards: Optional[List[int]] = None
     contract = _contract_option(contract_name) if contract_name is not None else None
     if record is not None:
@@ -813,10 +854,15 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
         raise click.UsageError("missing option '--dog' (the cards of the dog)")
     if contract is None:
         raise click.UsageError("missing option '--contract' (prise or garde)")
-    res = _advice.discard_advice(cards, dog_cards, contract, seat=seat or 0, dealer=dealer, worlds=worlds,
-                                 seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
-                                 margin_budget=margin_budget, candidates=candidates, players=players,
-                                 called=_called_option(record, seat, called))
+    try:
+        res = _advice.discard_advice(cards, dog_cards, contract, seat=seat or 0, dealer=dealer, worlds=worlds,
+                                     seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
+                                     margin_budget=margin_budget, candidates=candidates, players=players,
+                                     called=_called_option(record, seat, called))
+    except TarotError as e:
+        if dog is not None and e.key == "dog":  # the dog given as --dog
+            e.key = "--dog"
+        raise
     result: Dict[str, Any] = {
         "id": _record_id(record),
         "players": players,
@@ -886,7 +932,7 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
     given = {"--seat": seat, "--taker": taker, "--contract": contract_name, "--dealer": dealer, "--leader": leader,
              "--dog": dog, "--discard": discard, "--played": played, "--poignee": poignees or None,
              "--called": called}
-    cards, record = ([], read_record(position)) if position == "-" else _hand_input(position, "POSITION")
+    cards, record, where = ([], read_record(position), {}) if position == "-" else _hand_input(position, "POSITION")
     players = _players(record, players)
     target: Union[DealRecord, View]
     if record is not None:
@@ -904,8 +950,8 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
         if called is None and variant_for(players).partner_share:
             raise click.UsageError("missing option '--called' (the card the taker called, at five players)")
         assert seat is not None and contract_name is not None
-        if dealer is not None:
-            check_seat(dealer, "--dealer", players)
+        _check_seats(players, seat=seat, taker=taker, dealer=dealer, leader=leader)
+        _check_hand(cards, where, players)
         contract = _contract_option(contract_name)
         target = _advice.view_of(seat, cards, taker=taker, contract=contract,
                                  leader=leader if leader is not None else ((dealer or 0) + 1) % players,
@@ -1183,7 +1229,11 @@ def convert_command(paths: Tuple[str, ...], output: Optional[str], strict: bool)
     """
     lines: List[str] = []
     bad: List[str] = []
-    for path in _tarotclub.log_files(paths):
+    logs = _tarotclub.log_files(paths)
+    if output is not None and os.path.exists(output) and any(os.path.samefile(log, output) for log in logs
+                                                             if os.path.exists(log)):
+        raise InputError(f"--output {output} is one of the logs: it would be overwritten")
+    for path in logs:
         try:
             record = _tarotclub.read_log(path)
         except (TarotError, OSError) as e:
@@ -1199,6 +1249,6 @@ def convert_command(paths: Tuple[str, ...], output: Optional[str], strict: bool)
     else:
         with open(output, "w", encoding="utf-8") as f:
             f.write("".join(lines))
-        click.echo(f"{PROG}: {len(lines)} deals written to {output}", err=True)
+        click.echo(f"{PROG}: {_history.plural(len(lines), 'deal')} written to {output}", err=True)
     if bad:
         raise InputError(f"{_history.plural(len(bad), 'bad log')} skipped")

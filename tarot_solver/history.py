@@ -451,6 +451,8 @@ def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> "Cou
             try:
                 game = json.loads(raw)
                 key = game_key(game)
+                if not isinstance(key, (str, int)):  # (an id this tool never writes: a list...)
+                    raise TypeError(key)
                 add(game)
             except (ValueError, KeyError, TypeError, AttributeError, IndexError, OverflowError, RecursionError):
                 raise RecordError(FOREIGN_LINE, file=label, record=f"line {number}") from None

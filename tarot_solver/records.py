@@ -151,6 +151,7 @@ class DealRecord:
             raise RecordError(f"expected true or false, got {_json_type(self.slam)}", key="slam")
         if self.slam and self.taker is None:
             raise RecordError("a slam is announced but the record names no taker", key="slam")
+        self._check_leader()
         if self.id is not None:
             if isinstance(self.id, bool) or not isinstance(self.id, (str, int)):
                 raise RecordError(f"expected a string, got {_json_type(self.id)}", key="id")
@@ -327,6 +328,20 @@ class DealRecord:
             except TarotError as e:
                 raise e.located(key=f"played[{i}]")
 
+    def _check_leader(self) -> None:
+        """A ``leader`` given must be who the rules say leads: the taker after an
+        announced slam, else the dealer's right (when the dealer is known)."""
+        if self.leader is None:
+            return
+        if self.slam:
+            if self.leader != self.taker:
+                raise RecordError(f"seat {self.leader} leads, but the taker (seat {self.taker}) leads the"
+                                  " first trick after announcing a slam", key="leader", token=str(self.leader))
+        elif self.dealer is not None and self.leader != (self.dealer + 1) % self.variant.players:
+            right = (self.dealer + 1) % self.variant.players
+            raise RecordError(f"seat {self.leader} leads, but the dealer's right (seat {right}) leads the"
+                              f" first trick when no slam is announced", key="leader", token=str(self.leader))
+
     # Play ------------------------------------------------------------------------
 
     def _located(self, error: TarotError) -> TarotError:
@@ -482,8 +497,29 @@ def _file_label(path: PathLike) -> str:
     return "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
 
 
+class _DuplicateKey(ValueError):
+    """A key twice in one JSON object: which value was meant is unknown."""
+
+
+def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+#: the records' JSON reader: the json module's, but a key twice in an object is an error
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys)
+
+
 def _malformed(e: ValueError, label: str, line: int) -> RecordError:
     """The error of a JSON document that does not parse (``e`` from :mod:`json`)."""
+    if isinstance(e, _DuplicateKey):
+        key = str(e.args[0])
+        return RecordError(f"duplicate key '{key}' (which value is meant?)", file=label, record=f"line {line}",
+                           key=key)
     if isinstance(e, json.JSONDecodeError):
         # (the json module ends some messages with " at", meant for its own position suffix)
         msg = e.msg[:-3] if e.msg.endswith(" at") else e.msg
@@ -498,7 +534,7 @@ def _too_deep(label: str, line: int) -> RecordError:
 def _loads(text: str, label: str, line: int) -> Any:
     """One JSON Lines document: its value, or its error."""
     try:
-        return json.loads(text)
+        return _DECODER.decode(text)
     except RecursionError:
         return _too_deep(label, line)
     except ValueError as e:  # a JSONDecodeError, or an integer too long to convert
@@ -564,14 +600,15 @@ def _documents(lines: List[Optional[str]], label: str, first: int) -> Iterator[T
             block.append(raw)
         text = "\n".join(block)
         try:
-            value, end = json.JSONDecoder().raw_decode(text, len(piece) - len(piece.lstrip()))
+            value, end = _DECODER.raw_decode(text, len(piece) - len(piece.lstrip()))
         except RecursionError:
             yield number, _too_deep(label, number)
         except ValueError as e:
             stop = i + next((k for k in range(1, len(block)) if _starts_document(block[k])), len(block))
             line = number + (e.lineno - 1 if isinstance(e, json.JSONDecodeError) else 0)
             # an error past the next document's start: the value opened here is cut short
-            yield (line, _malformed(e, label, line)) if number < line < first + stop else (number, doc)
+            spans = isinstance(e, _DuplicateKey) or number < line < first + stop
+            yield (line, _malformed(e, label, line)) if spans else (number, doc)
             i = stop
             continue
         yield number, value

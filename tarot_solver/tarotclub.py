@@ -46,6 +46,7 @@ CONTRACTS = {
 _SUITS = "SHDC"
 _TOKEN = re.compile(r"^(\d\d)-([SHDCT])$")
 _PLAYED_KEY = re.compile(r"^played\[(\d+)\]$")
+_POIGNEE_KEY = re.compile(r"^poignees\[(\d+)\]")
 
 
 def parse_card(token: str, key: str) -> int:
@@ -207,6 +208,10 @@ def to_record(doc: Any, ident: Optional[str] = None) -> DealRecord:
         m = _PLAYED_KEY.match(e.key or "")
         if m:  # name the trick as the log does
             e.key = f"tricks[{int(m.group(1)) // (fields['players'] or VARIANT.players)}]"
+        m = _POIGNEE_KEY.match(e.key or "")
+        if m:  # and the handle (the taker's poignée is the attack's)
+            seat = fields["poignees"][int(m.group(1))][0]
+            e.key = "deal_info." + ("attack_handle" if seat == fields["taker"] else "defense_handle")
         raise
 
 
@@ -222,6 +227,10 @@ def read_log(path: "os.PathLike[str] | str") -> DealRecord:
         doc = json.loads(strip_trailing_commas(text))
     except json.JSONDecodeError as e:
         raise RecordError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", file=label) from None
+    except RecursionError:
+        raise RecordError("unreadable JSON: nested too deeply", file=label) from None
+    except ValueError as e:  # an integer too long to convert
+        raise RecordError(f"unreadable JSON: {str(e).split(';')[0]}", file=label) from None
     try:
         return to_record(doc, Path(path).stem)
     except TarotError as e:
@@ -233,6 +242,12 @@ def log_files(paths: Iterable["os.PathLike[str] | str"]) -> List[Path]:
     (sorted by name, which TarotClub makes the time order)."""
     out: List[Path] = []
     for p in map(Path, paths):
-        out.extend(sorted(p.glob("*.json")) if p.is_dir() else [p])
+        if p.is_dir():
+            logs = sorted(p.glob("*.json"))
+            if not logs:
+                raise RecordError("no TarotClub log (*.json) in this directory", file=os.fspath(p))
+            out.extend(logs)
+        else:
+            out.append(p)
     return out
 

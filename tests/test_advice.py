@@ -179,13 +179,14 @@ def test_discard_advice_ranks_candidates_on_the_same_worlds() -> None:
 
 
 @pytest.mark.parametrize("dog, contract, message", [
-    ("9S KS 5C CC QC", Contract.GARDE, "the dog holds 6 distinct cards, got 5"),
+    ("9S KS 5C CC QC", Contract.GARDE, "the dog holds 6 cards, got 5"),
+    ("9S KS 5C CC QC QC", Contract.GARDE, "duplicate card 'QC' in the dog"),
     ("CS KS 5C CC QC T4", Contract.GARDE, "'CS' is both in the hand and in the dog"),
     (EXAMPLE_DOG, Contract.GARDE_SANS, "no discard in a garde_sans"),
 ])
 def test_bad_discard_arguments(dog: str, contract: Contract, message: str) -> None:
     with pytest.raises(RecordError, match=message):
-        advice.discard_advice(parse_hand(EXAMPLE_HAND), parse_cards(dog), contract, **FAST)
+        advice.discard_advice(parse_hand(EXAMPLE_HAND), parse_cards(dog, allow_duplicates=True), contract, **FAST)
 
 
 # Command line --------------------------------------------------------------------------------
@@ -278,7 +279,16 @@ def test_discard_says_when_its_recommendation_rests_on_no_decided_world() -> Non
     (["bid", "KS QS ZZ"], ("key 'HAND'", "unknown card 'ZZ'")),
     (["play", "KS QS ZZ", "--seat", "1", "--taker", "1", "--contract", "garde", "--dealer", "0"],
      ("key 'POSITION'", "unknown card 'ZZ'")),
-    (["bid", "KS QS 7H"], ("holds 18 cards, got 3",)),
+    (["bid", "KS QS 7H"], ("key 'HAND'", "holds 18 cards, got 3",)),
+    (["bid", "KS Q\u200bS 7H"], ("key 'HAND'", "unknown card 'Q\\u200bS' (it holds a character that does not print)")),
+    (["bid", EXAMPLE_HAND, "--seat", "4"], ("key '--seat'", "bad seat '4'")),
+    (["bid", EXAMPLE_HAND, "--players", "6"], ("key '--players'", "bad number of players '6'")),
+    (["discard", EXAMPLE_HAND, "--dog", "9S KS 5C CC QC", "--contract", "garde"],
+     ("key '--dog'", "the dog holds 6 cards, got 5")),
+    (["play", "KS QS 7H", "--seat", "1", "--taker", "1", "--contract", "garde", "--dealer", "0"],
+     ("key 'POSITION'", "holds 18 cards, got 3")),
+    (["play", EXAMPLE_HAND, "--seat", "1", "--taker", "4", "--contract", "garde", "--dealer", "0"],
+     ("key '--taker'", "bad seat '4'")),
     (["bid", "nofile.txt"], ("key 'HAND'", "'nofile.txt' is neither a file nor a hand",)),
     (["bid", EXAMPLE_HAND, "--bids", "pass,gardez"], ("unknown contract 'gardez'",)),
     (["bid", EXAMPLE_HAND, "--dealer", "0", "--bids", "pass"], ("speaks after 3 bid(s)",)),
@@ -295,6 +305,11 @@ def test_discard_says_when_its_recommendation_rests_on_no_decided_world() -> Non
 ])
 def test_bad_input_is_one_line_and_exit_2(args: List[str], fragments: Any) -> None:
     assert_one_line_error(invoke(args + CLI_FAST), *fragments)
+
+
+def test_a_hand_file_of_the_wrong_size_is_named(write: Callable[[str, str], Path]) -> None:
+    path = write("hand17.txt", "S:C H:7 D:Q9821 C:1094 T:21.20.19.17.14.13.3\n")
+    assert_one_line_error(invoke(["bid", str(path)] + CLI_FAST), f"{path}: a hand holds 18 cards, got 17")
 
 
 def test_a_hand_file_that_is_not_utf8(tmp_path: Path) -> None:

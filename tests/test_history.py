@@ -214,7 +214,7 @@ def test_resume_output_cuts_a_partial_last_line(tmp_path: Path) -> None:
     seat_7 = ('{"id": "z", "line": 1, "taker": 7, "made": true, "dd_made": true, "complete": true, "undecided": 0,'
               ' "scores": [1, 2, 3, -6], "errors": []}\n')
     for text, add in (("not json\n", seen.append), ('{"line": 1e400}\n', seen.append), (seat_7, Summary().add),
-                      ("hello", seen.append)):  # never a traceback, and a foreign file is left as it is
+                      ('{"id": [1], "line": 2}\n', seen.append), ("hello", seen.append)):  # never a traceback, and a foreign file is left as it is
         out.write_text('{"id": "a", "line": 1}\n' + text, encoding="utf-8")
         with pytest.raises(RecordError, match=r"line 2: not a line this command writes \(with these options\)"):
             history.resume_output(out, lambda game: add(game) if game["id"] != "a" else None)

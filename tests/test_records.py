@@ -104,7 +104,15 @@ def test_leader_defaults(deal_obj: Dict[str, Any]) -> None:
     record = DealRecord.from_json(deal_obj)
     assert record.first_leader == (deal_obj["dealer"] + 1) % 4
     assert DealRecord.from_json(dict(deal_obj, slam=True)).first_leader == deal_obj["taker"]
-    assert DealRecord.from_json(dict(deal_obj, slam=True, leader=2)).first_leader == 2
+    taker, right = deal_obj["taker"], (deal_obj["dealer"] + 1) % 4
+    assert DealRecord.from_json(dict(deal_obj, slam=True, leader=taker)).first_leader == taker
+    assert DealRecord.from_json(dict(deal_obj, leader=right)).first_leader == right
+    # a leader the rules rule out
+    with pytest.raises(RecordError, match=rf"key 'leader': seat {(taker + 1) % 4} leads, but the taker"):
+        DealRecord.from_json(dict(deal_obj, slam=True, leader=(taker + 1) % 4))
+    with pytest.raises(RecordError, match=rf"key 'leader': seat {(right + 1) % 4} leads, but the dealer's right"
+                                          rf" \(seat {right}\)"):
+        DealRecord.from_json(dict(deal_obj, leader=(right + 1) % 4))
     no_dealer = {k: v for k, v in deal_obj.items() if k not in ("dealer", "bids")}
     with pytest.raises(RecordError, match="cannot be played without leader or dealer"):
         DealRecord.from_json(no_dealer).opening_state()
@@ -207,6 +215,15 @@ def test_bad_lines_before_the_first_record_lose_nothing(tmp_path: Any, head: Lis
     assert [n for n, x in items if isinstance(x, TarotError)] == errors
     assert [x.id for _, x in items if isinstance(x, DealRecord)] == ["h01", "h02", "h03"]
     assert [n for n, _ in items] == sorted(n for n, _ in items)
+
+
+@pytest.mark.parametrize("indent", [None, 2])
+def test_a_key_twice_is_an_error(tmp_path: Any, indent: Any) -> None:
+    text = json.dumps(json.loads((EXAMPLES / "deal.json").read_text(encoding="utf-8")), indent=indent)
+    path = tmp_path / "d.json"
+    path.write_text(text.replace('"taker": 1', '"taker": 1, "taker": 3'), encoding="utf-8")
+    with pytest.raises(RecordError, match=r"d\.json: line 1: key 'taker': duplicate key 'taker'"):
+        read_records(path)
 
 
 def test_lines_that_are_not_utf8_before_the_first_record(tmp_path: Any) -> None:

@@ -157,6 +157,8 @@ def _broken(change: Any) -> Dict[str, Any]:
     (lambda d: d.pop("deal_info"), ("not a TarotClub deal log",)),
     (lambda d: d["deal_info"].__setitem__("defense_handle", "21-T"),  # the taker's trump
      ("key 'deal_info.defense_handle'", "no defender holds every card")),
+    (lambda d: d["deal_info"].__setitem__("attack_handle", "01-T;02-T"),  # the record's poignees[0]
+     ("key 'deal_info.attack_handle'", "exactly 10, 13, 15")),
 ])
 def test_bad_logs_name_the_problem(change: Any, fragments: Any) -> None:
     with pytest.raises(TarotError) as err:
@@ -225,3 +227,21 @@ def test_convert_missing_or_malformed_file(tmp_path: Path) -> None:
     bad.write_text('{"deal_info": {', encoding="utf-8")
     result = CliRunner().invoke(main, ["convert", "--strict", str(bad)])
     assert result.exit_code == 2 and "bad.json: malformed JSON at line 1" in result.stderr
+    for text, fragment in (("[" * 100_000, "nested too deeply"), ('{"a": ' + "9" * 5000 + "}", "Exceeds the limit")):
+        bad.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(main, ["convert", str(bad), str(DATA / "h01_slam.json")])
+        assert result.exit_code == 2 and f"bad.json: unreadable JSON: {fragment}" in result.stderr
+        assert json.loads(result.stdout)["id"] == "h01_slam"  # the good log is converted
+
+
+def test_convert_refuses_to_overwrite_a_log_and_an_empty_directory(tmp_path: Path) -> None:
+    log = tmp_path / "h01.json"
+    log.write_bytes((DATA / "h01_slam.json").read_bytes())
+    result = CliRunner().invoke(main, ["convert", str(log), "-o", str(log)])
+    assert result.exit_code == 2 and "is one of the logs" in result.stderr
+    assert log.read_bytes() == (DATA / "h01_slam.json").read_bytes()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(main, ["convert", str(empty), "-o", str(tmp_path / "out.jsonl")])
+    assert result.exit_code == 2 and "no TarotClub log (*.json) in this directory" in result.stderr
+    assert not (tmp_path / "out.jsonl").exists()
