@@ -14,8 +14,10 @@ The key-by-key contract is in ``docs/formats.md``.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import heapq
+import itertools
 import json
 import os
 import sys
@@ -497,6 +499,15 @@ def _file_label(path: PathLike) -> str:
     return "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
 
 
+class _Broken(ValueError):
+    """Where a JSON value spanning lines does not parse: the json module's message, and the
+    offset in the text read (a JSONDecodeError would count the lines up to it)."""
+
+    def __init__(self, msg: str, pos: int) -> None:
+        super().__init__(msg)
+        self.msg, self.pos = msg, pos
+
+
 class _DuplicateKey(ValueError):
     """A key twice in one JSON object: which value was meant is unknown."""
 
@@ -581,6 +592,8 @@ def _documents(lines: List[Optional[str]], label: str, first: int) -> Iterator[T
     indented).  So bad lines at the head of a JSON Lines file, a pretty-printed record
     before JSON Lines, and a malformed pretty-printed record each lose nothing else.
     """
+    text = "\n".join("\x00" if line is None else line for line in lines)  # (no value spans a NUL)
+    starts = list(itertools.accumulate((len(line or "") + 1 for line in lines[:-1]), initial=0))
     i = 0
     while i < len(lines):
         piece = lines[i]
@@ -589,32 +602,31 @@ def _documents(lines: List[Optional[str]], label: str, first: int) -> Iterator[T
             continue
         number = first + i
         doc = _loads(piece, label, number)
-        if not isinstance(doc, TarotError) or not piece.lstrip().startswith(("{", "[")):
+        if not isinstance(doc, TarotError) or not piece.lstrip().startswith(("{", "[")) or not _cut_short(piece):
             yield number, doc
             i += 1
             continue
-        block: List[str] = []
-        for raw in lines[i:]:
-            if raw is None:
-                break
-            block.append(raw)
-        text = "\n".join(block)
         try:
-            value, end = _DECODER.raw_decode(text, len(piece) - len(piece.lstrip()))
+            value, end = _value_from(text, starts, i, len(piece) - len(piece.lstrip()))
         except RecursionError:
             yield number, _too_deep(label, number)
         except ValueError as e:
-            stop = i + next((k for k in range(1, len(block)) if _starts_document(block[k])), len(block))
-            line = number + (e.lineno - 1 if isinstance(e, json.JSONDecodeError) else 0)
+            stop = i + 1
+            while stop < len(lines) and not _starts_document(lines[stop]):
+                stop += 1
+            at = bisect.bisect_right(starts, e.pos) - 1 if isinstance(e, _Broken) else i
+            line = first + at
             # an error past the next document's start: the value opened here is cut short
             spans = isinstance(e, _DuplicateKey) or number < line < first + stop
+            if isinstance(e, _Broken):  # the line and column in the file
+                e = json.JSONDecodeError(e.msg, lines[at] or "", e.pos - starts[at])
             yield (line, _malformed(e, label, line)) if spans else (number, doc)
             i = stop
             continue
         yield number, value
-        last = i + text.count("\n", 0, end)  # the line where the value ends
+        last = bisect.bisect_right(starts, end) - 1  # the line where the value ends
         whole = lines[last] or ""
-        rest = text[end:].split("\n", 1)[0]
+        rest = whole[end - starts[last]:]
         if rest.strip():  # more on that line
             line = first + last
             at = len(whole) - len(rest.lstrip())
@@ -622,10 +634,42 @@ def _documents(lines: List[Optional[str]], label: str, first: int) -> Iterator[T
         i = last + 1
 
 
-def _starts_document(line: str) -> bool:
-    """Whether a line may start a document after a malformed one: it begins at its first
-    column (a pretty-printed record's inner lines are indented) and does not close one."""
-    return bool(line) and not line[0].isspace() and line.strip() not in ("}", "]", "},", "],")
+def _cut_short(line: str) -> bool:
+    """Whether a line that does not parse on its own fails only at its end (it may go on
+    in the next lines); an error inside it is the same whatever follows."""
+    try:
+        _DECODER.decode(line)
+    except json.JSONDecodeError as e:
+        return e.pos >= len(line.rstrip())
+    except (ValueError, RecursionError):
+        return False
+    return False
+
+
+def _value_from(text: str, starts: List[int], i: int, indent: int) -> Tuple[Any, int]:
+    """The JSON value opening at line ``i`` of ``text`` (line offsets ``starts``) and the
+    offset where it ends; raises :class:`_Broken` where it does not parse (or as the json
+    module does: a key twice, nesting too deep).  The text
+    read grows fourfold from 64 lines while the value runs on past it, so that the errors
+    of many lines cut short cost each a few lines, not the rest of the file."""
+    span = 64
+    while True:
+        k = min(len(starts), i + span)
+        chunk = text[starts[i]: starts[k] - 1 if k < len(starts) else len(text)]
+        try:
+            value, end = _DECODER.raw_decode(chunk, indent)
+            return value, starts[i] + end
+        except json.JSONDecodeError as e:
+            if e.pos < len(chunk.rstrip()) or k == len(starts):
+                raise _Broken(e.msg, starts[i] + e.pos) from None
+        span *= 4
+
+
+def _starts_document(line: Optional[str]) -> bool:
+    """Whether a line may start a document after a malformed one: it is not UTF-8 (one
+    of its own), or it begins at its first column (a pretty-printed record's inner lines
+    are indented) and does not close one."""
+    return line is None or bool(line) and not line[0].isspace() and line.strip() not in ("}", "]", "},", "],")
 
 
 def _parse(doc: Any, label: str, line: int) -> Union[DealRecord, TarotError]:
@@ -660,6 +704,7 @@ def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotE
                 yield line, _parse(doc, label, line)
 
         streamed = False
+        seen = False  # a line not blank before this one (a line that is not UTF-8 counts)
         for number, raw in enumerate(f, 1):
             try:
                 text = _decode(raw, label, number)
@@ -669,6 +714,7 @@ def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotE
                 else:
                     head.append(None)
                     undecoded.append((number, e))
+                    seen = True
                 continue
             if streamed:
                 if text.strip():
@@ -678,11 +724,11 @@ def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotE
             if not text.strip():
                 continue
             doc = _loads(text, label, number)
-            opens = not any(line and line.strip() for line in head[:-1]) and not undecoded
-            if opens and not isinstance(doc, TarotError) or _is_record_line(doc):
+            if not seen and not isinstance(doc, TarotError) or _is_record_line(doc):
                 yield from flush(head[:-1])
                 streamed = True
                 yield number, _parse(doc, label, number)
+            seen = True
         if not streamed:
             if not undecoded and not any(line and line.strip() for line in head):
                 raise RecordError("empty file: no deal record", file=label)
