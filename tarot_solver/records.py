@@ -592,8 +592,9 @@ def _documents(lines: List[Optional[str]], label: str, first: int) -> Iterator[T
     indented).  So bad lines at the head of a JSON Lines file, a pretty-printed record
     before JSON Lines, and a malformed pretty-printed record each lose nothing else.
     """
-    text = "\n".join("\x00" if line is None else line for line in lines)  # (no value spans a NUL)
-    starts = list(itertools.accumulate((len(line or "") + 1 for line in lines[:-1]), initial=0))
+    shown = ["\x00" if line is None else line for line in lines]  # (no value spans a NUL)
+    text = "\n".join(shown)
+    starts = list(itertools.accumulate((len(line) + 1 for line in shown[:-1]), initial=0))
     i = 0
     while i < len(lines):
         piece = lines[i]
@@ -614,7 +615,11 @@ def _documents(lines: List[Optional[str]], label: str, first: int) -> Iterator[T
             stop = i + 1
             while stop < len(lines) and not _starts_document(lines[stop]):
                 stop += 1
-            at = bisect.bisect_right(starts, e.pos) - 1 if isinstance(e, _Broken) else i
+            at = i
+            if isinstance(e, _Broken):
+                while e.pos > starts[i] and text[e.pos - 1].isspace():  # at the end: the last line read
+                    e.pos -= 1
+                at = bisect.bisect_right(starts, e.pos) - 1
             line = first + at
             # an error past the next document's start: the value opened here is cut short
             spans = isinstance(e, _DuplicateKey) or number < line < first + stop
@@ -686,53 +691,57 @@ def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotE
 
     A bad record (malformed JSON, a line that is not UTF-8, a record that breaks a
     rule) is yielded as its error and reading goes on; only a file that cannot be
-    read at all (missing, or empty) raises.  JSON Lines files, stdin included, are
-    read one line at a time from their first line that parses on its own or holds a
-    whole record, so memory stays flat in the number of records; the lines before
-    it (bad lines, or a pretty-printed record spanning several) are read as
-    :func:`_documents` says, from the same handle (a pipe too).
+    read at all (missing, or empty) raises.  Files, stdin included, are read one
+    line at a time, so memory stays flat in the number of records: a line that
+    parses on its own, or fails before its end, is a document of its own (JSON
+    Lines); from a line that fails only at its end (an object that may go on: a
+    pretty-printed record, or a line cut short), the lines up to the next one
+    holding a whole record are read as :func:`_documents` says.
     """
     label = _file_label(path)
     stdin = os.fspath(path) == "-"
     with contextlib.ExitStack() as stack:
         f = sys.stdin.buffer if stdin else stack.enter_context(open(path, "rb"))
-        head: List[Optional[str]] = []  # the lines before the first that proves the file JSON Lines
-        undecoded: List[Tuple[int, Any]] = []  # their lines that are not UTF-8, with the error
+        pending: List[Optional[str]] = []  # the lines from one that may open a value spanning several
+        undecoded: List[Tuple[int, Any]] = []  # those of them that are not UTF-8, with the error
+        base = 0  # the line number of pending[0]
+        seen = False  # a line not blank (or not UTF-8)
 
         def flush(lines: List[Optional[str]]) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:
-            for line, doc in heapq.merge(_documents(lines, label, 1), undecoded, key=lambda item: item[0]):
+            for line, doc in heapq.merge(_documents(lines, label, base), undecoded, key=lambda item: item[0]):
                 yield line, _parse(doc, label, line)
 
-        streamed = False
-        seen = False  # a line not blank before this one (a line that is not UTF-8 counts)
         for number, raw in enumerate(f, 1):
             try:
                 text = _decode(raw, label, number)
             except RecordError as e:
-                if streamed:
-                    yield number, e
-                else:
-                    head.append(None)
+                seen = True
+                if pending:
+                    pending.append(None)
                     undecoded.append((number, e))
-                    seen = True
+                else:
+                    yield number, e
                 continue
-            if streamed:
-                if text.strip():
-                    yield number, _parse(_loads(text, label, number), label, number)
-                continue
-            head.append(text.rstrip("\r\n"))
             if not text.strip():
+                if pending:
+                    pending.append("")
                 continue
-            doc = _loads(text, label, number)
-            if not seen and not isinstance(doc, TarotError) or _is_record_line(doc):
-                yield from flush(head[:-1])
-                streamed = True
-                yield number, _parse(doc, label, number)
             seen = True
-        if not streamed:
-            if not undecoded and not any(line and line.strip() for line in head):
-                raise RecordError("empty file: no deal record", file=label)
-            yield from flush(head)
+            doc = _loads(text, label, number)
+            if pending:
+                if not _is_record_line(doc):
+                    pending.append(text.rstrip("\r\n"))
+                    continue
+                yield from flush(pending)
+                pending, undecoded = [], []
+            if isinstance(doc, TarotError) and text.lstrip().startswith(("{", "[")) and _cut_short(text):
+                pending, base = [text.rstrip("\r\n")], number
+                continue
+            yield number, _parse(doc, label, number)
+        if pending:
+            yield from flush(pending)
+        elif not seen:
+            raise RecordError("empty file: no deal record", file=label)
 
 
 def read_records(path: PathLike) -> List[DealRecord]:

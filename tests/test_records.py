@@ -9,6 +9,8 @@ import threading
 from typing import Any, Dict, List
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tarot_solver.cards import card_token, parse_card
 from tarot_solver.errors import CardError, IllegalMoveError, RecordError, TarotError
@@ -224,6 +226,51 @@ def test_a_key_twice_is_an_error(tmp_path: Any, indent: Any) -> None:
     path.write_text(text.replace('"taker": 1', '"taker": 1, "taker": 3'), encoding="utf-8")
     with pytest.raises(RecordError, match=r"d\.json: line 1: key 'taker': duplicate key 'taker'"):
         read_records(path)
+
+
+# what a file's lines may be: a whole record on a line, a pretty-printed record (several
+# lines), a blank line, text that is not JSON, a record cut short, a line not UTF-8
+_PIECES = {
+    "record": lambda k: [HISTORY_LINES[k % 20].rstrip("\n").encode()],
+    "pretty": lambda k: json.dumps(json.loads(HISTORY_LINES[k % 20]), indent=2).encode().split(b"\n"),
+    "blank": lambda k: [b" " * (k % 3)],
+    "text": lambda k: [f"not json {k}".encode()],
+    "cut": lambda k: [HISTORY_LINES[k % 20].encode()[:10 + 37 * k % 900]],
+    "latin1": lambda k: ['{"id": "\xe9t\xe9"}'.encode("latin-1")],
+    "flat": lambda k: [line.strip() for line in _PIECES["pretty"](k)],  # pretty, not indented
+    "crlf": lambda k: [_PIECES["record"](k)[0] + b"\r"],
+    "broken": lambda k: [line.replace(b'"dealer":', b'"dealer"') for line in _PIECES["pretty"](k)],
+}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.sampled_from(sorted(_PIECES)), st.integers(0, 10_000)), max_size=12))
+def test_the_reader_loses_no_record_whatever_surrounds_it(tmp_path: Any, pieces: List[Any]) -> None:
+    """Every record comes out at its first line, every other non-blank piece as errors at
+    its lines only, in file order, whatever comes before and after it."""
+    lines: List[bytes] = []
+    want_records, bad_pieces = [], []
+    for kind, k in pieces:
+        block = _PIECES[kind](k)
+        first = len(lines) + 1
+        if kind in ("record", "pretty", "flat", "crlf"):
+            want_records.append((first, json.loads(HISTORY_LINES[k % 20])["id"]))
+        elif kind != "blank":
+            bad_pieces.append(range(first, first + len(block)))
+        lines += block
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    if not any(line.strip() for line in lines):
+        with pytest.raises(RecordError, match="empty file"):
+            list(iter_records(path))
+        return
+    items = list(iter_records(path))
+    assert [n for n, _ in items] == sorted({n for n, _ in items})  # in order, a line once
+    assert [(n, x.id) for n, x in items if isinstance(x, DealRecord)] == want_records
+    errors = [n for n, x in items if not isinstance(x, DealRecord)]
+    assert all(any(n in piece for n in errors) for piece in bad_pieces)  # each bad piece reported
+    assert all(any(n in piece for piece in bad_pieces) for n in errors)  # and nothing else
+    assert len(errors) == len(bad_pieces)  # once
 
 
 def test_lines_that_are_not_utf8_before_the_first_record(tmp_path: Any) -> None:
