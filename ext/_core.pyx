@@ -3371,9 +3371,10 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef int64_t nodes0, saved
     for s in range(4):
         rel[s] = NO_REL
-    S.nodes += 1
-    if S.node_limit > 0 and S.nodes >= S.node_limit:
+    if S.node_limit > 0 and S.nodes >= S.node_limit:  # (node_limit nodes searched: no more)
         S.aborted = 1
+        return 0
+    S.nodes += 1
     if S.nodes >= S.sub_limit and not S.aborted:
         S.aborted = 2
     if (S.nodes & 0x3FFF) == 0 and (tc_interrupted or (S.deadline > 0 and tc_now() > S.deadline)):
@@ -3734,6 +3735,26 @@ cdef class Core:
             raise ValueError("2 to 5 players")
         if len(trick) >= np:
             raise ValueError("a trick in progress holds fewer cards than players")
+        if len(camps) != np:
+            raise ValueError(f"camps: {len(camps)} entries for {np} hands")
+        if not 0 <= leader < np:
+            raise ValueError(f"leader: seat {leader}, not one of 0..{np - 1}")
+        if len(targets) != 4:
+            raise ValueError(f"targets: one for each count of oudlers 0..3, not {len(targets)}")
+        if not 0 <= taker_hp <= 182:
+            raise ValueError(f"taker_hp: {taker_hp} half-points, not 0..182")
+        seen = 0
+        for q in range(np):
+            m = int(hands[q])
+            if m < 0 or m >> 78:
+                raise ValueError(f"hands[{q}]: a card set of cards 0..77")
+            if m & seen:
+                raise ValueError(f"hands[{q}]: a card also in another hand")
+            seen |= m
+        for c in trick:
+            if not 0 <= int(c) < 78 or (seen >> int(c)) & 1:
+                raise ValueError(f"trick: card {c} is not a card, or is still in a hand")
+            seen |= 1 << int(c)
         memset(p, 0, sizeof(Pos))
         p.fcache = self.fcache
         p.scache = self.scache

@@ -54,7 +54,9 @@ from typing import Iterator, List, Optional, Sequence, Tuple, Union
 from . import rules
 from .cards import (EXCUSE_SUIT, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler,
                     mask_of, suit_mask, suit_of)
+from .cards import CardsLike, parse_cards
 from .errors import RecordError, TarotError
+from .notation import parse_hand
 from .handcount import contract_for, hand_count, simple_call, simple_discard
 from .parallel import chunks, map_ordered
 from .records import VARIANT, DealRecord, check_seat, play_setup
@@ -270,10 +272,15 @@ def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int,
          worlds_per_task: int, progress: Optional[str],
          view: Optional[View] = None, called: Optional[int] = None) -> Tuple[List[List[Outcome]], RunInfo]:
     """Solve ``questions`` in worlds 0..worlds-1 (a prefix of them if time runs out)."""
-    if worlds < 1:
-        raise RecordError(f"the number of worlds must be at least 1, not {worlds}", token=str(worlds))
-    if node_budget < 1 or margin_budget < 0:
-        raise RecordError("node budgets must be positive", token=str(min(node_budget, margin_budget)))
+    for key, value, low in (("worlds", worlds, 1), ("seed", seed, 0), ("jobs", jobs, 0),
+                            ("node_budget", node_budget, 1), ("margin_budget", margin_budget, 0)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{key} must be an integer, not {value!r}")
+        if value < low:
+            raise RecordError(f"{key} must be at least {low}, not {value}", key=key, token=str(value))
+    if time_budget is not None and not (isinstance(time_budget, (int, float)) and time_budget > 0):
+        raise RecordError(f"time_budget must be a positive number of seconds (or None), not {time_budget!r}",
+                          key="time_budget", token=str(time_budget))
     Sampler(constraints)  # raises here, before any process starts, if no deal fits
     start = time.monotonic()
     # (a generator: a long run stopped by its time budget builds only the tasks it starts)
@@ -332,6 +339,34 @@ class BidAdvice:
 
     def advice(self, contract: Contract) -> ContractAdvice:
         return next(a for a in self.contracts if a.contract is contract)
+
+
+def _cards_arg(cards: CardsLike, key: str, *, ordered: bool = False) -> List[int]:
+    """Cards given as numbers or tokens (a list, or one string: tokens, or the grouped
+    notation where order does not matter), an error naming the argument ``key``."""
+    try:
+        if ordered or not isinstance(cards, str):
+            return parse_cards(cards, allow_duplicates=True)
+        return parse_hand(cards)
+    except TarotError as e:
+        raise e.located(key=key)
+
+
+def _card_arg(card: Union[None, int, str], key: str) -> Optional[int]:
+    """One card given as a number or a token (None stays None)."""
+    return None if card is None else _cards_arg([card], key)[0]
+
+
+def _contract_arg(contract: Union[Contract, str]) -> Contract:
+    """A contract given as a :class:`Contract` or its name."""
+    if isinstance(contract, Contract):
+        return contract
+    if not isinstance(contract, str):
+        raise TypeError(f"contract must be a Contract or its name, not {contract!r}")
+    try:
+        return Contract.parse(contract)
+    except TarotError as e:
+        raise e.located(key="contract")
 
 
 def check_hand(hand: Sequence[int], what: str = "hand", variant: Variant = VARIANT) -> int:
@@ -414,13 +449,13 @@ def bidding_position(seat: int, dealer: Optional[int], bids: Optional[Sequence[s
     return dealer, names
 
 
-def bid_advice(hand: Sequence[int], *, seat: int = 0, dealer: Optional[int] = None,
+def bid_advice(hand: CardsLike, *, seat: int = 0, dealer: Optional[int] = None,
                bids: Optional[Sequence[str]] = None,
                worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED, jobs: int = 0,
                time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
                margin_budget: Optional[int] = None, progress: Optional[str] = "bid",
-               players: int = VARIANT.players, called: Optional[int] = None) -> BidAdvice:
-    """Which contract ``seat`` should bid with ``hand`` (cards), by Monte Carlo.
+               players: int = VARIANT.players, called: Union[None, int, str] = None) -> BidAdvice:
+    """Which contract ``seat`` should bid with ``hand`` (cards: numbers or tokens), by Monte Carlo.
 
     ``margin_budget`` defaults to ``node_budget``.  ``players``: 4, 3 (hands of 24) or
     5 (hands of 15; ``called`` is the card the taker would call, by default the simple
@@ -430,8 +465,8 @@ def bid_advice(hand: Sequence[int], *, seat: int = 0, dealer: Optional[int] = No
     """
     variant = variant_for(players)
     check_seat(seat, "seat", players)
-    mask = check_hand(hand, variant=variant)
-    called = call_for(mask, called, variant)
+    mask = check_hand(_cards_arg(hand, "hand"), variant=variant)
+    called = call_for(mask, _card_arg(called, "called"), variant)
     dealer, names = bidding_position(seat, dealer, bids, players)
     prior = rules.bidding_result(names, players)
     floor = prior[1].rank if prior else 0
@@ -452,7 +487,7 @@ def bid_advice(hand: Sequence[int], *, seat: int = 0, dealer: Optional[int] = No
     return BidAdvice(
         seat=seat,
         dealer=dealer,
-        hand=tuple(sorted(hand)),
+        hand=tuple(cards_of(mask)),
         bids=names,
         hand_count=count_points,
         hand_count_contract=None if count_points is None else contract_for(count_points),
@@ -526,12 +561,12 @@ class DiscardAdvice:
         return self.candidates[0].discard
 
 
-def discard_advice(hand: Sequence[int], dog: Sequence[int], contract: Contract, *, seat: int = 0,
+def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, str], *, seat: int = 0,
                    dealer: Optional[int] = None, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED,
                    jobs: int = 0, time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
                    margin_budget: Optional[int] = None, candidates: int = DEFAULT_CANDIDATES,
                    progress: Optional[str] = "discard", players: int = VARIANT.players,
-                   called: Optional[int] = None) -> DiscardAdvice:
+                   called: Union[None, int, str] = None) -> DiscardAdvice:
     """Which cards (six; three at five players) the taker at ``seat`` should put aside, by Monte Carlo.
 
     Every candidate of :func:`discard_candidates` is played in the same worlds; the
@@ -541,12 +576,13 @@ def discard_advice(hand: Sequence[int], dog: Sequence[int], contract: Contract, 
     """
     variant = variant_for(players)
     check_seat(seat, "seat", players)
+    contract = _contract_arg(contract)
     if not contract.taker_takes_dog:
         raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog", key="contract",
                           token=contract.value)
-    mask = check_hand(hand, variant=variant)
-    dog_mask = check_dog(mask, dog, variant)
-    called = call_for(mask, called, variant)
+    mask = check_hand(_cards_arg(hand, "hand"), variant=variant)
+    dog_mask = check_dog(mask, _cards_arg(dog, "dog"), variant)
+    called = call_for(mask, _card_arg(called, "called"), variant)
     if candidates < 1:
         raise RecordError(f"the number of candidates must be at least 1, not {candidates}", token=str(candidates))
     if dealer is None:
@@ -562,7 +598,7 @@ def discard_advice(hand: Sequence[int], dog: Sequence[int], contract: Contract, 
     ranked = [DiscardCandidate(c, summarize([r[j] for r in rows], contract, variant), j == 0)
               for j, c in enumerate(cands)]
     ranked.sort(key=lambda d: (-d.summary.expected_score, -d.summary.p_make))
-    return DiscardAdvice(seat=seat, dealer=dealer, hand=tuple(sorted(hand)), dog=tuple(sorted(dog)),
+    return DiscardAdvice(seat=seat, dealer=dealer, hand=tuple(cards_of(mask)), dog=tuple(cards_of(dog_mask)),
                          contract=contract, candidates=tuple(ranked), run=info, called=called)
 
 
@@ -584,22 +620,28 @@ def world_position(view: View, constraints: Constraints, world: World) -> rules.
     return state
 
 
-def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: Contract, leader: int,
-            dog: Optional[Sequence[int]] = None, discard: Optional[Sequence[int]] = None,
-            played: Sequence[int] = (), poignees: Sequence[Tuple[int, Sequence[int]]] = (),
-            players: int = VARIANT.players, called: Optional[int] = None) -> View:
+def view_of(seat: int, hand: CardsLike, *, taker: Optional[int], contract: Union[Contract, str], leader: int,
+            dog: Optional[CardsLike] = None, discard: Optional[CardsLike] = None,
+            played: CardsLike = (), poignees: Sequence[Tuple[int, CardsLike]] = (),
+            players: int = VARIANT.players, called: Union[None, int, str] = None) -> View:
     """What ``seat`` knows, checked: its ``hand`` as dealt, the ``dog`` of a prise or garde,
     the ``discard`` (the taker's six cards; for the others, the trumps shown from it),
     the cards ``played`` from the first lead and the poignées shown, at a table of
     ``players`` (at five, the card the taker ``called``).  Raises :class:`RecordError`
-    naming the key and the card that do not fit."""
+    naming the key and the card that do not fit.  Cards are numbers or tokens."""
     variant = variant_for(players)
     for key, value in (("seat", seat), ("taker", taker), ("leader", leader)):
         if value is not None:
             check_seat(value, key, players)
     for i, (shower, _) in enumerate(poignees):
         check_seat(shower, f"poignees[{i}]", players)
-    mask = check_hand(hand, variant=variant)
+    contract = _contract_arg(contract)
+    called = _card_arg(called, "called")
+    dog_cards = None if dog is None else _cards_arg(dog, "dog")
+    discard_cards = None if discard is None else _cards_arg(discard, "discard")
+    plays = _cards_arg(played, "played", ordered=True)
+    shows = [(shower, _cards_arg(cards, f"poignees[{i}]")) for i, (shower, cards) in enumerate(poignees)]
+    mask = check_hand(_cards_arg(hand, "hand"), variant=variant)
     if variant.partner_share and called is None:
         raise RecordError("at five players the card the taker called is needed", key="called")
     if called is not None and (seat == taker or not variant.partner_share):
@@ -614,24 +656,24 @@ def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: C
                               f" but seat {seat} holds '{card_token(cards_of(revealed)[0])}'", key="called",
                               token=card_token(called))
     dog_mask = None
-    if dog is None and contract.taker_takes_dog:
+    if dog_cards is None and contract.taker_takes_dog:
         raise RecordError(f"a {contract.value} shows the dog to all: it is needed", key="dog")
-    if dog is not None:
+    if dog_cards is not None:
         if not contract.taker_takes_dog:
             raise RecordError(f"the dog of a {contract.value} is not shown", key="dog")
-        dog_mask = check_dog(mask, dog, variant)
+        dog_mask = check_dog(mask, dog_cards, variant)
     aside = None
-    if discard is not None:
+    if discard_cards is not None:
         if not contract.taker_takes_dog:
             raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog", key="discard")
-        aside = mask_of(discard)
+        aside = mask_of(discard_cards)
         if seat == taker:
             try:
-                rules.check_discard(mask | (dog_mask or 0), discard, variant)
+                rules.check_discard(mask | (dog_mask or 0), discard_cards, variant)
             except TarotError as e:
                 raise e.located(key="discard")
         else:
-            for c in discard:
+            for c in discard_cards:
                 if suit_of(c) != TRUMPS or is_oudler(c) or (mask | (dog_mask or 0)) >> c & 1:
                     raise RecordError(f"'{card_token(c)}' cannot be a trump shown from the taker's discard",
                                       key="discard", token=card_token(c))
@@ -642,7 +684,7 @@ def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: C
     # the hand the seat plays from: the taker's after the dog and the discard
     playing = (mask | (dog_mask or 0)) & ~(aside or 0) if seat == taker and aside is not None else mask
     shown: List[Tuple[int, int]] = []
-    for i, (shower, cards) in enumerate(poignees):
+    for i, (shower, cards) in enumerate(shows):
         try:
             rules.poignee_level(playing if shower == seat else mask_of(cards), cards, variant)
         except RecordError as e:
@@ -657,11 +699,11 @@ def view_of(seat: int, hand: Sequence[int], *, taker: Optional[int], contract: C
                 raise RecordError(f"seat {shower} shows '{tok}' in a poignée, but {holder}", key=f"poignees[{i}]",
                                   token=tok)
         shown.append((shower, mask_of(cards)))
-    for i, c in enumerate(played):
-        if c in played[:i]:
+    for i, c in enumerate(plays):
+        if c in plays[:i]:
             raise RecordError(f"'{card_token(c)}' is played twice", key=f"played[{i}]", token=card_token(c))
     return View(seat=seat, hand=mask, taker=taker, contract=contract, leader=leader, dog=dog_mask, aside=aside,
-                played=tuple(played), poignees=tuple(shown), players=players, called=called)
+                played=tuple(plays), poignees=tuple(shown), players=players, called=called)
 
 
 def equivalent_cards(state: rules.PlayState) -> List[Tuple[int, ...]]:

@@ -21,6 +21,7 @@ French ranks ``R`` (roi) for K, ``D`` (dame) for Q, ``V`` (valet) for J, ``N`` o
 
 from __future__ import annotations
 
+import numbers
 import re
 from typing import Iterable, List, Sequence, Union
 
@@ -94,7 +95,10 @@ _CANON = tuple(
 
 
 def card_token(card: int) -> str:
-    """Canonical token of a card (``KS``, ``T21``, ``EX``)."""
+    """Canonical token of a card (``KS``, ``T21``, ``EX``); raises :class:`CardError` for
+    a number that is not a card (0..77)."""
+    if isinstance(card, bool) or not isinstance(card, numbers.Integral) or not 0 <= card < NUM_CARDS:
+        raise CardError(f"not a card number (0..{NUM_CARDS - 1}): {card!r}", token=repr(card))
     return _CANON[card]
 
 
@@ -177,7 +181,10 @@ def mask_of(cards: Iterable[int]) -> int:
 
 
 def cards_of(mask: int) -> List[int]:
-    """The cards of a set in increasing order."""
+    """The cards of a set in increasing order; raises :class:`CardError` for a mask that
+    is not a set of cards (negative, or bits beyond the 78 cards)."""
+    if mask < 0 or mask >> NUM_CARDS:
+        raise CardError(f"not a card set (bits 0..{NUM_CARDS - 1}): {mask!r}", token=repr(mask))
     out = []
     while mask:
         low = mask & -mask
@@ -202,11 +209,11 @@ def points(half_points: int) -> Union[int, float]:
 
 def tokens(cards: Iterable[int]) -> List[str]:
     """Canonical tokens of cards, in the order given."""
-    return [_CANON[c] for c in cards]
+    return [card_token(c) for c in cards]
 
 
 def sorted_tokens(cards: Union[int, Iterable[int]]) -> List[str]:
     """Canonical tokens in canonical order (spades, hearts, diamonds, clubs, trumps, Excuse)."""
     if isinstance(cards, int):
         return [_CANON[c] for c in cards_of(cards)]
-    return [_CANON[c] for c in sorted(cards)]
+    return [card_token(c) for c in sorted(cards)]

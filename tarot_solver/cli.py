@@ -394,7 +394,7 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
             raise record
         _solve_one(record, all_cards, made_only, time_limit, node_limit, table_mb, as_json)
         return
-    tally: Counter = Counter()
+    tally: "Counter[str]" = Counter()
     pending: Deque[Tuple[int, DealRecord]] = deque()
 
     def states(items: Iterator[Tuple[int, DealRecord, PlayState]]) -> Iterator[PlayState]:
@@ -1080,7 +1080,7 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
     summary = _history.Summary()
     echo = None if show_summary else (lambda r: _write_line(sys.stdout, r))
 
-    past_the_end: Counter = Counter()  # games too short for --from-trick, by table size
+    past_the_end: "Counter[int]" = Counter()  # games too short for --from-trick, by table size
 
     def playable(line: int, record: DealRecord) -> Tuple[int, DealRecord, _history.AnalysisOptions]:
         record.final_state()  # complete and playable, else a TarotError
@@ -1133,7 +1133,7 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
     records = iter(records)
     first = list(itertools.islice(records, 1))  # a file that cannot be read raises here
     records = itertools.chain(first, records)
-    done: Counter = Counter()
+    done: "Counter[Union[str, int]]" = Counter()
     if resume and output is not None and os.path.exists(output):
         done = _history.resume_output(output, on_result)
     skipped: List[int] = []

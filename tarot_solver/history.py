@@ -40,7 +40,7 @@ from .errors import RecordError
 from .records import DealRecord, PathLike, _file_label
 from .rules import PlayState
 from .scoring import ScoreResult
-from .solver import DEFAULT_TABLE_MB, Solver, worker_solver
+from .solver import DEFAULT_TABLE_MB, Solver, _check_limits, _check_table_mb, worker_solver
 from .variant import Contract
 
 #: role names used in errors, summaries and plots
@@ -62,6 +62,12 @@ class AnalysisOptions:
     table_mb: int = DEFAULT_TABLE_MB
     #: positions before this trick are not solved (their values keep trivial bounds)
     first_trick: int = 1
+
+    def __post_init__(self) -> None:
+        _check_limits(self.time_limit, self.node_limit)
+        _check_table_mb(self.table_mb)
+        if isinstance(self.first_trick, bool) or not isinstance(self.first_trick, int) or self.first_trick < 1:
+            raise ValueError(f"first_trick must be a trick number, 1 or more, not {self.first_trick!r}")
 
 
 @dataclass(frozen=True)
@@ -308,7 +314,7 @@ class Summary:
     #: by seat, as many as the largest table seen (three to five players)
     seats: List[_Tally] = field(default_factory=list)
     #: per role: exact cost in half-points -> number of errors
-    costs: Dict[str, Counter] = field(default_factory=lambda: {r: Counter() for r in ROLES})
+    costs: Dict[str, "Counter[int]"] = field(default_factory=lambda: {r: Counter() for r in ROLES})
 
     def add(self, game: Mapping[str, Any]) -> None:
         """Count one game from its output line (:meth:`GameAnalysis.to_json`)."""

@@ -17,7 +17,7 @@ core is checked against it.  Rulings (see docs/rules.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Tuple, Type
+from typing import Dict, List, Optional, Sequence, Tuple, Type
 
 from .cards import (
     EXCUSE,
@@ -127,7 +127,7 @@ class PlayState:
     tricks: List[Trick] = field(default_factory=list)
     taker_hp: int = 0
     defence_hp: int = 0
-    oudler_camp: dict = field(default_factory=dict)
+    oudler_camp: Dict[int, bool] = field(default_factory=dict)
 
     @property
     def players(self) -> int:

@@ -18,6 +18,8 @@ instead of hanging.
 from __future__ import annotations
 
 import copy
+import math
+import numbers
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -79,9 +81,13 @@ _MAX_NODES = 1 << 62
 class SolveResult:
     """Outcome of a double-dummy solve from one position.
 
-    ``margin`` is None when a limit stopped the search; ``margin_bounds`` then
-    holds what was proven (``-inf``/``inf`` are never used: the static bounds of
-    the position are always known).  ``made`` is None when undecided.
+    ``margin`` is None when a limit stopped the search, and after
+    :meth:`Solver.made` and :meth:`Solver.at_least` unless their bounds meet;
+    ``margin_bounds`` holds what was proven (``-inf``/``inf`` are never used:
+    the static bounds of the position are always known).  ``made`` is None when
+    the bounds straddle 0.  ``pv``, ``taker_points`` and ``oudlers`` come from
+    the principal variation: empty and None if a limit stopped its search after
+    the margin was proven (``complete`` is still true).
     """
 
     margin: Optional[float]
@@ -139,16 +145,43 @@ def _decided(lo: int, hi: int) -> Optional[bool]:
     return True if lo >= 0 else (False if hi < 0 else None)
 
 
+def _check_int(name: str, value: object) -> None:
+    """A TypeError naming the argument unless ``value`` is an integer (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, not {value!r}")
+
+
 def _check_table_mb(table_mb: int) -> None:
+    _check_int("table_mb", table_mb)
     if not 1 <= table_mb <= MAX_TABLE_MB:
         raise ValueError(f"table_mb must be between 1 and {MAX_TABLE_MB}, not {table_mb}")
 
 
 def _check_limits(time_limit: Optional[float], node_limit: Optional[int]) -> None:
-    if node_limit is not None and node_limit < 0:
-        raise ValueError(f"node_limit must be positive (0 or None: no limit), not {node_limit}")
-    if time_limit is not None and not time_limit >= 0:
-        raise ValueError(f"time_limit must be positive (0 or None: no limit), not {time_limit}")
+    if node_limit is not None:
+        _check_int("node_limit", node_limit)
+        if node_limit < 0:
+            raise ValueError(f"node_limit must be positive (0 or None: no limit), not {node_limit}")
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
+            raise TypeError(f"time_limit must be a number of seconds, not {time_limit!r}")
+        if not time_limit >= 0:
+            raise ValueError(f"time_limit must be positive (0 or None: no limit), not {time_limit}")
+
+
+def _check_state(state: object) -> None:
+    """A position a program built wrong, refused before it reaches the core (which
+    checks its cards): a TypeError or ValueError naming the field."""
+    if not isinstance(state, PlayState):
+        hint = " (a deal record's: record.position() or record.state())" if hasattr(state, "position") else ""
+        raise TypeError(f"expected a PlayState, not {type(state).__name__}{hint}")
+    n = len(state.hands)
+    if not 3 <= n <= 5 or len(state.camps) != n:
+        raise ValueError(f"PlayState: {n} hands and {len(state.camps)} camps (3 to 5 players, a camp each)")
+    if isinstance(state.leader, bool) or not isinstance(state.leader, int) or not 0 <= state.leader < n:
+        raise ValueError(f"PlayState.leader: seat {state.leader!r}, not one of 0..{n - 1}")
+    if any(not isinstance(t.winner, int) or not 0 <= t.winner < n for t in state.tricks):
+        raise ValueError("PlayState.tricks: a winner that is not a seat")
 
 
 class _Budget:
@@ -473,6 +506,9 @@ class Solver:
         ``made(state)`` is ``at_least(state, 0)``.  The result's ``made`` still
         answers the contract (margin at least 0), where the bounds decide it.
         """
+        _check_state(state)
+        if not (isinstance(margin, numbers.Real) and math.isfinite(margin) and float(2 * margin).is_integer()):
+            raise ValueError(f"margin must be a finite number of points, a multiple of 0.5, not {margin!r}")
         if state.over:
             return _finished(state)
         start = time.perf_counter()
@@ -489,10 +525,10 @@ class Solver:
         self.status = SearchStatus((lo / 2, hi / 2))
         self.last_stats = self._stats()
         return SolveResult(
-            margin=None,
+            margin=lo / 2 if lo == hi else None,
             margin_bounds=(lo / 2, hi / 2),
             complete=ok,
-            made=_decided(lo, hi) if ok else None,
+            made=_decided(lo, hi),  # (proven bounds, even where a limit stopped the probe)
             nodes=self._core.nodes,
             seconds=time.perf_counter() - start,
         )
@@ -511,6 +547,7 @@ class Solver:
         equal share of what remains.  A game already over has its margin as
         played (and no card to value).
         """
+        _check_state(state)
         if state.over:
             return replace(_finished(state), cards={} if all_cards else None)
         start = time.perf_counter()
@@ -601,9 +638,15 @@ def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_card
     if made_only and all_cards:
         raise ValueError("made_only and all_cards exclude each other")
     _check_table_mb(table_mb)
+    _check_int("jobs", jobs)
     if jobs < 0:
         raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
     _check_limits(time_limit, node_limit)
     request = _Request(made_only, all_cards, time_limit, node_limit, table_mb)
-    return map_ordered(_solve_task, ((state.copy(), request) for state in states), jobs=jobs,
+    def tasks() -> Iterator[Tuple[PlayState, _Request]]:
+        for state in states:
+            _check_state(state)
+            yield state.copy(), request
+
+    return map_ordered(_solve_task, tasks(), jobs=jobs,
                        scheduler=scheduler, progress=progress)

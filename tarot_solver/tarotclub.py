@@ -237,11 +237,11 @@ def read_log(path: "os.PathLike[str] | str") -> DealRecord:
         raise e.located(file=label)
 
 
-def log_files(paths: Iterable["os.PathLike[str] | str"]) -> List[Path]:
+def log_files(paths: "Iterable[os.PathLike[str] | str] | os.PathLike[str] | str") -> List[Path]:
     """The files to convert: each file given, and the ``*.json`` files of each directory
-    (sorted by name, which TarotClub makes the time order)."""
+    (sorted by name, which TarotClub makes the time order); one path alone is taken as such."""
     out: List[Path] = []
-    for p in map(Path, paths):
+    for p in map(Path, [paths] if isinstance(paths, (str, os.PathLike)) else paths):
         if p.is_dir():
             logs = sorted(p.glob("*.json"))
             if not logs:

@@ -16,7 +16,7 @@ from tarot_solver import Solver, advice, read_record, rules, sampling
 from tarot_solver.advice import Outcome, ask, margin_score, summarize, wilson
 from tarot_solver.cards import cards_of, mask_of, parse_cards, tokens
 from tarot_solver.cli import main
-from tarot_solver.errors import RecordError
+from tarot_solver.errors import RecordError, TarotError
 from tarot_solver.handcount import simple_discard
 from tarot_solver.notation import format_hand, parse_hand
 from tarot_solver.records import DealRecord, read_records
@@ -527,3 +527,21 @@ def test_play_options_go_with_a_hand_not_a_record() -> None:
         assert result.exit_code == 2 and result.stdout == "" and "go with a hand" in result.stderr
     missing = invoke(["play", DEFENDER_3[0], "--seat", "3", "--taker", "1", "--contract", "garde"] + CLI_FAST)
     assert missing.exit_code == 2 and "missing option '--dealer' or '--leader'" in missing.stderr
+
+
+def test_the_advice_takes_cards_as_tokens_and_contracts_by_name() -> None:
+    hand = parse_hand(EXAMPLE_HAND)
+    by_numbers = advice.discard_advice(hand, parse_cards(EXAMPLE_DOG), Contract.GARDE, candidates=2, **FAST)
+    by_tokens = advice.discard_advice(EXAMPLE_HAND, EXAMPLE_DOG.split(), "garde", candidates=2, **FAST)
+    assert by_numbers.candidates == by_tokens.candidates and by_numbers.hand == by_tokens.hand
+    assert advice.bid_advice(EXAMPLE_HAND, **FAST).hand == tuple(hand)
+    view = advice.view_of(3, DEFENDER_3[0], taker=1, contract="garde", leader=3, dog=DOG[1], played="KD 2D T6")
+    assert view.played == tuple(parse_cards("KD 2D T6"))
+    for call, key in ((lambda: advice.bid_advice("KS QS ZZ", **FAST), "key 'hand'"),
+                      (lambda: advice.bid_advice(EXAMPLE_HAND, **{**FAST, "jobs": -1}), "key 'jobs'"),
+                      (lambda: advice.view_of(3, DEFENDER_3[0], taker=1, contract="garde", leader=3, dog=DOG[1],
+                                              played=[99]), "key 'played'")):
+        with pytest.raises(TarotError, match=key):
+            call()
+    with pytest.raises(TypeError, match="contract must be a Contract or its name"):
+        advice.discard_advice(hand, EXAMPLE_DOG, 2, **FAST)  # type: ignore[arg-type]

@@ -372,3 +372,11 @@ def test_best_card_tokens_are_canonical(analyses: Dict[str, GameAnalysis]) -> No
             j = m.to_json()
             assert j["card"] == card_token(m.card)
             assert j["best"] == (None if m.best is None else card_token(m.best))
+
+
+def test_analysis_options_are_checked_by_name() -> None:
+    for kwargs, fragment in (({"first_trick": 0}, "first_trick must be a trick number"),
+                             ({"node_limit": -1}, "node_limit must be positive"),
+                             ({"table_mb": 0}, "table_mb must be between")):
+        with pytest.raises(ValueError, match=fragment):
+            history.AnalysisOptions(**kwargs)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pytest
@@ -487,8 +488,9 @@ def drawn_suit_position(rng: random.Random) -> PlayState:
     mine = rng.sample(range(PETIT + 14, EXCUSE), top)
     low = [c for c in range(PETIT, min(mine)) if c != PETIT]
     # the defence's trumps: the short one 1..top, the others at most as many
-    theirs = {q: rng.sample(low, rng.randrange(1 if q == short else 0, top + 1)) for q in others}
-    for q in others:
+    theirs = {}
+    for q in others:  # (each from the trumps the others have not taken: a card in two hands is refused)
+        theirs[q] = rng.sample(low, rng.randrange(1 if q == short else 0, top + 1))
         low = [c for c in low if c not in theirs[q]]
     s_cards = list(range(14 * suit, 14 * suit + 13))
     mine += [14 * suit + 13] + rng.sample(s_cards, rng.randrange(0, min(3, k - top - 1) + 1))
@@ -1574,3 +1576,58 @@ def test_a_game_over_has_its_final_margin_and_needs_no_search() -> None:
     for r in (solver.solve(final), solver.made(final), solver.at_least(final, 100)):
         assert (r.margin, r.margin_bounds, r.complete, r.nodes) == (23.0, (23.0, 23.0), True, 0)
         assert (r.made, r.taker_points, r.oudlers) == (True, 64.0, 2)
+
+
+# The API's checks: a position or an argument built wrong is refused, by name -----------
+
+
+def _endgame(i: int = 0) -> PlayState:
+    from conftest import EXAMPLES
+    from tarot_solver.records import read_records
+    return read_records(EXAMPLES / "endgames.jsonl")[i].position()
+
+
+@pytest.mark.parametrize("change, error, fragment", [
+    (lambda st: dataclasses.replace(st, camps=st.camps[:2]), ValueError, "4 hands and 2 camps"),
+    (lambda st: dataclasses.replace(st, leader=7), ValueError, "leader: seat 7"),
+    (lambda st: dataclasses.replace(st, hands=[st.hands[0] | st.hands[1]] + st.hands[1:]), ValueError,
+     "a card also in another hand"),
+    (lambda st: dataclasses.replace(st, hands=[st.hands[0] | 1 << 80] + st.hands[1:]), ValueError, "cards 0..77"),
+    (lambda st: dataclasses.replace(st, taker_hp=10 ** 6), ValueError, "taker_hp"),
+    (lambda st: "not a state", TypeError, "expected a PlayState, not str"),
+])
+def test_a_position_built_wrong_is_refused_by_name(change: Any, error: Any, fragment: str) -> None:
+    st = change(_endgame())
+    for ask in (lambda s: s.solve(st, node_limit=1000), lambda s: s.made(st, node_limit=1000)):
+        with pytest.raises(error, match=re.escape(fragment)):
+            ask(Solver(16))
+
+
+@pytest.mark.parametrize("kwargs, error, fragment", [
+    ({"node_limit": float("nan")}, TypeError, "node_limit must be an integer"),
+    ({"node_limit": 1.5}, TypeError, "node_limit must be an integer"),
+    ({"time_limit": "1"}, TypeError, "time_limit must be a number of seconds"),
+    ({"time_limit": float("nan")}, ValueError, "time_limit must be positive"),
+])
+def test_limits_of_the_wrong_kind_are_refused_by_name(kwargs: Dict[str, Any], error: Any, fragment: str) -> None:
+    with pytest.raises(error, match=fragment):
+        Solver(16).solve(_endgame(), **kwargs)
+    with pytest.raises(TypeError, match="table_mb must be an integer"):
+        Solver(1.5)  # type: ignore[arg-type]
+    for margin in (float("nan"), float("inf"), 0.25):
+        with pytest.raises(ValueError, match="margin must be a finite number of points, a multiple of 0.5"):
+            Solver(16).at_least(_endgame(), margin)
+
+
+def test_a_node_limit_of_exactly_the_search_answers_and_bounds_that_meet_give_the_margin() -> None:
+    solver = Solver(16)
+    st = _endgame(0)
+    need = solver.made(st).nodes
+    for limit, complete in ((need - 1, False), (need, True)):
+        solver.clear()
+        r = solver.made(st, node_limit=limit)
+        assert (r.nodes, r.complete) == (limit if not complete else need, complete)
+    # bounds that decide the contract decide it, whatever stopped the probe
+    solver.clear()
+    r = solver.at_least(_endgame(5), 7, node_limit=1)
+    assert r.complete is False and r.margin_bounds[0] >= 0 and r.made is True and r.margin is None

@@ -245,3 +245,7 @@ def test_convert_refuses_to_overwrite_a_log_and_an_empty_directory(tmp_path: Pat
     result = CliRunner().invoke(main, ["convert", str(empty), "-o", str(tmp_path / "out.jsonl")])
     assert result.exit_code == 2 and "no TarotClub log (*.json) in this directory" in result.stderr
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_log_files_takes_one_path_alone() -> None:
+    assert tarotclub.log_files(str(DATA)) == tarotclub.log_files([DATA]) == sorted(DATA.glob("*.json"))
