@@ -98,7 +98,7 @@ def card_token(card: int) -> str:
     """Canonical token of a card (``KS``, ``T21``, ``EX``); raises :class:`CardError` for
     a number that is not a card (0..77)."""
     if isinstance(card, bool) or not isinstance(card, numbers.Integral) or not 0 <= card < NUM_CARDS:
-        raise CardError(f"not a card number (0..{NUM_CARDS - 1}): {card!r}", token=repr(card))
+        raise CardError(f"'{card!r}' is not a card number (0..{NUM_CARDS - 1})", token=repr(card))
     return _CANON[card]
 
 
@@ -184,7 +184,7 @@ def cards_of(mask: int) -> List[int]:
     """The cards of a set in increasing order; raises :class:`CardError` for a mask that
     is not a set of cards (negative, or bits beyond the 78 cards)."""
     if mask < 0 or mask >> NUM_CARDS:
-        raise CardError(f"not a card set (bits 0..{NUM_CARDS - 1}): {mask!r}", token=repr(mask))
+        raise CardError(f"'{mask!r}' is not a card set (bits 0..{NUM_CARDS - 1})", token=repr(mask))
     out = []
     while mask:
         low = mask & -mask

@@ -17,7 +17,7 @@ core is checked against it.  Rulings (see docs/rules.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple, Type
+from typing import Dict, List, Optional, Sequence, Tuple, Type, Union
 
 from .cards import (
     EXCUSE,
@@ -33,6 +33,7 @@ from .cards import (
     is_king,
     is_oudler,
     mask_of,
+    parse_card,
     rank_of,
     suit_mask,
     suit_of,
@@ -173,8 +174,11 @@ class PlayState:
             oudler_camp=dict(self.oudler_camp),
         )
 
-    def play(self, card: int) -> None:
-        """Play ``card`` for the seat on turn; raises :class:`IllegalMoveError`."""
+    def play(self, card: Union[int, str]) -> None:
+        """Play ``card`` (a number or a token) for the seat on turn; raises
+        :class:`IllegalMoveError`, or :class:`CardError` for what is not a card."""
+        card = parse_card(card) if isinstance(card, str) else card
+        card_token(card)  # (a number that is not a card raises here)
         seat = self.to_play
         if self.over:
             raise IllegalMoveError(f"card '{card_token(card)}' played after the end of the game",

@@ -167,6 +167,6 @@ def test_numbers_that_are_not_cards_are_refused() -> None:
     from tarot_solver.errors import CardError
     for bad in (lambda: card_token(-1), lambda: card_token(78), lambda: card_token(True),  # type: ignore
                 lambda: cards_of(-1), lambda: cards_of(1 << 78), lambda: tokens([-1]), lambda: sorted_tokens(-1)):
-        with pytest.raises(CardError, match="not a card"):
+        with pytest.raises(CardError, match="is not a card"):
             bad()
     assert card_token(77) == "EX" and cards_of(1 << 77) == [77]

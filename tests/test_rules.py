@@ -543,3 +543,19 @@ def test_bad_bidding(bids: List[str], token: str) -> None:
         bidding_result(bids)
     assert info.value.token == token and f"'{token}'" in str(info.value)
 
+
+
+def test_play_takes_a_token_and_refuses_what_is_not_a_card() -> None:
+    from tarot_solver.cards import card_token
+    from tarot_solver.errors import CardError
+    from tarot_solver.records import read_records
+    from conftest import EXAMPLES
+    st = read_records(EXAMPLES / "endgames.jsonl")[0].position()
+    card = cards_of(st.legal())[0]
+    twin = st.copy()
+    st.play(card_token(card).lower())
+    twin.play(card)
+    assert st == twin
+    for bad in ("ZZ", 100, -1):
+        with pytest.raises(CardError):
+            st.play(bad)
