@@ -1174,8 +1174,8 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
                     if out is None:
                         out = open(output, "a" if resume else "w", encoding="utf-8")
                     _write_line(out, result)
-                except OSError as e:  # a full disk...: name the file
-                    raise OSError(e.errno, e.strerror, output) from None
+                except OSError as e:  # a full disk...: name the file; --resume mends a cut last line
+                    raise OSError(e.errno, f"{e.strerror} (run again with --resume to finish)", output) from None
             elif echo is not None:
                 echo(result)
             on_result(result)
@@ -1187,7 +1187,12 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
         ctx.exit(130)
     finally:
         if out is not None:
-            out.close()
+            failing = sys.exc_info()[1] is not None  # (a write's error, naming the file, is on its way)
+            try:
+                out.close()
+            except OSError:
+                if not failing:
+                    raise
     return skipped
 
 

@@ -488,3 +488,11 @@ def test_entry_point_script() -> None:
     assert proc.returncode == 0 and json.loads(proc.stdout)["taker"] == 318
     proc = subprocess.run([str(script), "replay", "missing.json"], capture_output=True, text=True, timeout=60)
     assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, "missing.json: No such file or directory")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_is_named_with_the_way_to_finish() -> None:
+    for command in ("solve", "analyze"):
+        result = run([command, str(ENDGAMES), "--nodes", "1000", "-j", "1", "-o", "/dev/full"])
+        assert_one_line_error(result.exit_code, result.stdout, result.stderr,
+                              "/dev/full: No space left on device (run again with --resume to finish)")
