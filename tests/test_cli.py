@@ -492,7 +492,7 @@ def test_entry_point_script() -> None:
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_a_full_disk_is_named_with_the_way_to_finish() -> None:
-    for command in ("solve", "analyze"):
-        result = run([command, str(ENDGAMES), "--nodes", "1000", "-j", "1", "-o", "/dev/full"])
+    for args in (["solve", str(ENDGAMES)], ["analyze", str(EXAMPLES / "history.jsonl"), "--from-trick", "18"]):
+        result = run([*args, "--nodes", "1000", "-j", "1", "-o", "/dev/full"])
         assert_one_line_error(result.exit_code, result.stdout, result.stderr,
                               "/dev/full: No space left on device (run again with --resume to finish)")
