@@ -222,7 +222,8 @@ def _check_possible(half: int, oudlers: int, poignees: Tuple[str, ...], slam: Op
     if not low <= half <= high:
         raise RecordError(f"{points(half)} points with {oudlers} oudler(s): only {points(low)} to"
                           f" {points(high)} are possible", key="--points", token=f"{points(half)}")
-    if slam in ("announced-made", "unannounced-made") and half < TOTAL_HALF_POINTS - 8:
+    taker_slam = slam in ("announced-made", "unannounced-made")
+    if taker_slam and half < TOTAL_HALF_POINTS - 8:
         raise RecordError(f"a slam made by the taker leaves him 87 points at least, not {points(half)}",
                           key="--slam", token=slam)
     if slam == "defence" and half > 9:
@@ -233,7 +234,7 @@ def _check_possible(half: int, oudlers: int, poignees: Tuple[str, ...], slam: Op
     if petit_au_bout == "attack" and (oudlers == 0 or slam == "defence"):
         why = "a defence slam leaves the taker no trick" if slam == "defence" else "the taker has no oudler"
         raise RecordError(f"a Petit au bout for the attack, but {why}", key="--petit-au-bout", token=petit_au_bout)
-    if petit_au_bout == "defence" and (oudlers == len(OUDLERS) or slam in ("announced-made", "unannounced-made")):
+    if petit_au_bout == "defence" and (oudlers == len(OUDLERS) or taker_slam):
         why = "the taker's slam leaves the defence no trick" if oudlers < len(OUDLERS) else \
             "the taker has all three oudlers"
         raise RecordError(f"a Petit au bout for the defence, but {why}", key="--petit-au-bout",
@@ -644,8 +645,9 @@ def _players(record: Optional[DealRecord], players: Optional[int]) -> int:
 
 
 def _record_seat(record: DealRecord, seat: Optional[int]) -> int:
+    """The seat advised from a record: --seat (checked by :func:`_check_seats`), else its taker."""
     if seat is not None:
-        return check_seat(seat, "--seat", record.variant.players)
+        return seat
     if record.taker is None:
         raise RecordError("the deal record names no taker: say whose hand to use with --seat", key="taker")
     return record.taker

@@ -603,7 +603,7 @@ def _documents(lines: List[Optional[str]], label: str, first: int) -> Iterator[T
             continue
         number = first + i
         doc = _loads(piece, label, number)
-        if not isinstance(doc, TarotError) or not piece.lstrip().startswith(("{", "[")) or not _cut_short(piece):
+        if not _opens_value(piece, doc):
             yield number, doc
             i += 1
             continue
@@ -639,9 +639,12 @@ def _documents(lines: List[Optional[str]], label: str, first: int) -> Iterator[T
         i = last + 1
 
 
-def _cut_short(line: str) -> bool:
-    """Whether a line that does not parse on its own fails only at its end (it may go on
-    in the next lines); an error inside it is the same whatever follows."""
+def _opens_value(line: str, doc: Any) -> bool:
+    """Whether ``line`` (``doc``: it parsed on its own) opens a value that may go on in
+    the next lines: an object or array that does not parse alone and fails only at the
+    line's end (an error inside the line is the same whatever follows)."""
+    if not isinstance(doc, TarotError) or not line.lstrip().startswith(("{", "[")):
+        return False
     try:
         _DECODER.decode(line)
     except json.JSONDecodeError as e:
@@ -734,7 +737,7 @@ def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotE
                     continue
                 yield from flush(pending)
                 pending, undecoded = [], []
-            if isinstance(doc, TarotError) and text.lstrip().startswith(("{", "[")) and _cut_short(text):
+            if _opens_value(text, doc):
                 pending, base = [text.rstrip("\r\n")], number
                 continue
             yield number, _parse(doc, label, number)
