@@ -1,6 +1,6 @@
 """``python -m tarot_solver``: the ``tarot-solve`` command line."""
 
-from .cli import PROG, main
+from .cli import run
 
 if __name__ == "__main__":
-    main(prog_name=PROG)
+    run()

@@ -26,7 +26,7 @@ import signal
 import sys
 import threading
 from collections import Counter, deque
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import IO, Any, Callable, Deque, Dict, Iterator, List, Optional, Tuple, TypeVar, Union
 
@@ -40,9 +40,9 @@ from . import tarotclub as _tarotclub
 from .cards import NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, card_token, cards_of, parse_cards, points, tokens
 from .errors import RecordError, TarotError
 from .notation import format_hand, parse_hand
-from .parallel import Progress
+from .parallel import Progress, stop_local_workers
 from .parallel import map_ordered as _map_ordered
-from .records import VARIANT, DealRecord, check_seat, iter_records, one_card, read_record, read_text
+from .records import VARIANT, DealRecord, check_seat, count_records, iter_records, one_card, read_record, read_text
 from .rules import PlayState
 from .sampling import View
 from .scoring import SLAM_OUTCOMES, score
@@ -132,6 +132,24 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print one JS
 @click.version_option(__version__, prog_name=PROG)
 def main() -> None:
     """Double-dummy solver and hand analyzer for French Tarot (FFT rules; 4, 3 or 5 players)."""
+
+
+def run() -> None:
+    """The ``tarot-solve`` command: :func:`main`; after a Ctrl-C, the local workers are
+    stopped before the interpreter's teardown, which could hang on them
+    (:func:`~tarot_solver.parallel.stop_local_workers`).  A second Ctrl-C, or workers
+    that do not stop within 5 s, end the process at once, its output already closed."""
+    try:
+        main(prog_name=PROG)
+    except SystemExit as e:
+        if e.code == 130:
+            signal.signal(signal.SIGINT, lambda signum, frame: os._exit(130))
+            if not stop_local_workers(5.0):
+                for stream in (sys.stdout, sys.stderr):
+                    with suppress(Exception):
+                        stream.flush()
+                os._exit(130)
+        raise
 
 
 # Formatting helpers ---------------------------------------------------------------
@@ -349,8 +367,12 @@ def batch_options(output_help: str, *, items: str, bad: str, scope: str = "") ->
         click.option("-o", "--output", type=click.Path(dir_okay=False), help=output_help),
         click.option("-j", "--jobs", type=click.IntRange(min=0, max=MAX_JOBS), default=0, show_default=True,
                      help=said("local worker processes (0: all cores).")),
-        click.option("--scheduler", metavar="ADDR", help=said("run on a Dask cluster (tcp://HOST:PORT).")),
-        click.option("--resume", is_flag=True, help=f"Skip the {items} already in --output and append the others."),
+        click.option("--scheduler", metavar="ADDR",
+                     help=said("run on a Dask cluster (tcp://HOST:PORT; Dask's connect timeout, 30 s by"
+                               " default, bounds the wait for it and for a worker).")),
+        click.option("--resume", is_flag=True,
+                     help=f"Skip the {items} already in --output and append the others (the lines there"
+                          " are kept as they are, whatever --nodes or --time-limit made them)."),
         click.option("--strict", is_flag=True, help=said(f"stop at the first bad {bad} instead of skipping it.")),
     )
 
@@ -403,10 +425,11 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
             pending.append((line, record))
             yield state
 
-    def solve_all(items: Iterator[Tuple[int, DealRecord, PlayState]]) -> Iterator[Dict[str, Any]]:
+    def solve_all(items: Iterator[Tuple[int, DealRecord, PlayState]],
+                  total: Optional[int]) -> Iterator[Dict[str, Any]]:
         for r in solve_many(states(items), made_only=made_only, all_cards=all_cards, time_limit=time_limit,
                             node_limit=node_limit, table_mb=table_mb, jobs=jobs, scheduler=scheduler,
-                            progress=_progress("solve", rows_on_stdout=output in (None, "-"))):
+                            progress=_progress("solve", rows_on_stdout=output in (None, "-")), total=total):
             line, record = pending.popleft()
             yield {"line": line, **_solve_json(record, r, made_only)}
 
@@ -1091,9 +1114,9 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
         return line, record, options
 
     skipped = _batch(ctx, history, iter_records(history), playable,
-                     lambda items: _map_ordered(_history.analyze_task, items, jobs=jobs, scheduler=scheduler,
-                                                progress=_progress("analyze", rows_on_stdout=output == "-" or (
-                                                    output is None and not show_summary))),
+                     lambda items, total: _map_ordered(_history.analyze_task, items, jobs=jobs, scheduler=scheduler,
+                                                       progress=_progress("analyze", rows_on_stdout=output == "-" or (
+                                                           output is None and not show_summary)), total=total),
                      noun="game", output=output, resume=resume, strict=strict, on_result=summary.add, echo=echo)
     for players, n in sorted(past_the_end.items()):
         click.echo(f"{PROG}: note: --from-trick {from_trick} is past the last trick of {_history.plural(n, 'game')}"
@@ -1108,7 +1131,8 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
 
 
 def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[DealRecord, TarotError]]],
-           prepare: Callable[[int, DealRecord], T], run: Callable[[Iterator[T]], Iterator[Dict[str, Any]]], *,
+           prepare: Callable[[int, DealRecord], T],
+           run: Callable[[Iterator[T], Optional[int]], Iterator[Dict[str, Any]]], *,
            noun: str, output: Optional[str], resume: bool, strict: bool,
            on_result: Callable[[Dict[str, Any]], None],
            echo: Optional[Callable[[Dict[str, Any]], None]]) -> List[int]:
@@ -1117,7 +1141,8 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
     ``records`` are those of the file ``source``.  Each good record becomes a
     task (``prepare(line, record)``, which raises :class:`TarotError` for a
     record that cannot be run); ``run`` turns the tasks into result lines, in
-    order.  Each line goes to ``output`` (written whole and flushed; with
+    order, told about how many there are for its progress counter (on a
+    terminal).  Each line goes to ``output`` (written whole and flushed; with
     ``resume``, the records whose key is already there, as many times as it is
     there, are skipped and the rest appended), else to ``echo``, and to
     ``on_result``.  A bad record is reported on stderr and skipped (its line
@@ -1130,6 +1155,8 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
         if resume:
             raise click.UsageError("--resume needs a file as --output, not '-'")
         output, echo = None, (lambda r: _write_line(sys.stdout, r))
+    if resume and output is not None and os.path.exists(output) and not os.path.isfile(output):
+        raise click.UsageError(f"--resume needs a regular file as --output, not {output} (it would be read first)")
     if output is not None and source != "-" and os.path.exists(output) and os.path.samefile(source, output):
         raise InputError(f"--output {output} is the input file: its records would be overwritten")
     records = iter(records)
@@ -1170,7 +1197,7 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
     out: Optional[IO[str]] = None
     written = 0
     try:
-        for result in run(tasks()):
+        for result in run(tasks(), _tasks_total(source, done)):
             if output is not None:
                 try:
                     if out is None:
@@ -1196,6 +1223,13 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
                 if not failing:
                     raise
     return skipped
+
+
+def _tasks_total(source: str, done: "Counter[Union[str, int]]") -> Optional[int]:
+    """About how many records of ``source`` are left to run, for a progress counter on
+    stderr (counted only when stderr is a terminal)."""
+    total = count_records(source) if sys.stderr.isatty() else None
+    return None if total is None else max(0, total - sum(done.values()))
 
 
 def _check_writable(path: str) -> None:

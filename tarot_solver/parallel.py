@@ -33,6 +33,9 @@ from .errors import SchedulerError
 T = TypeVar("T")
 R = TypeVar("R")
 
+#: whether this process has started local workers (joblib's reusable loky pool)
+_local_pool_started = False
+
 
 def default_jobs() -> int:
     """All cores this process may use."""
@@ -62,10 +65,11 @@ class Progress:
     def step(self, n: int = 1) -> None:
         self.done += n
         if self.total:
+            total = max(self.total, self.done)  # (a total may be an estimate)
             width = 30
-            filled = int(width * self.done / self.total)
+            filled = width * self.done // total
             bar = "#" * filled + "-" * (width - filled)
-            self.show(f"[{bar}] {self.done}/{self.total} {self.elapsed:.0f}s")
+            self.show(f"[{bar}] {self.done}/{total} {self.elapsed:.0f}s")
         else:
             self.show(f"{self.done} done {self.elapsed:.0f}s")
 
@@ -87,6 +91,45 @@ class Progress:
             sys.stderr.flush()
 
 
+def _connect_timeout() -> float:
+    """Dask's connect timeout (``distributed.comm.timeouts.connect``, 30 s by default;
+    set ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT`` to change it), in seconds."""
+    import dask.config
+    from dask.utils import parse_timedelta
+
+    return float(parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), default="seconds"))
+
+
+def _check_scheduler(address: str, timeout: float) -> None:
+    """Raise :class:`SchedulerError` unless a Dask scheduler answers Dask's handshake at
+    ``address`` within ``timeout`` seconds.  Dask's client bounds the connection but not
+    the handshake, so something that accepts and stays silent made it wait forever, and
+    one that answers something else (an HTTP server) made it read a bogus frame length
+    and fail to allocate exabytes."""
+    import asyncio
+
+    from distributed.comm import connect
+
+    async def handshake() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
+        await comm.close()
+
+    try:
+        asyncio.run(handshake())
+    except (ValueError, TypeError) as e:  # not an address
+        raise SchedulerError(f"bad address: {e}", key="scheduler", token=address) from None
+    except (asyncio.TimeoutError, TimeoutError):
+        raise SchedulerError(f"no Dask scheduler answered within {timeout:g} s", key="scheduler",
+                             token=address) from None
+    except MemoryError:  # a bogus frame length: something else answered
+        raise SchedulerError("no Dask scheduler answers there (the reply is not Dask's protocol)",
+                             key="scheduler", token=address) from None
+    except Exception as e:  # refused, reset, or not Dask's protocol either
+        reason = str(e) or type(e).__name__
+        raise SchedulerError(f"no Dask scheduler answers there ({reason})", key="scheduler",
+                             token=address) from None
+
+
 @contextlib.contextmanager
 def _backend(scheduler: Optional[str]) -> Iterator[None]:
     if scheduler is None:
@@ -100,11 +143,20 @@ def _backend(scheduler: Optional[str]) -> Iterator[None]:
         raise RuntimeError(
             "--scheduler needs the optional Dask extra: pip install 'tarot-solver[dask]'"
         ) from e
+    import asyncio
+
+    timeout = _connect_timeout()
+    _check_scheduler(scheduler, timeout)
     try:
-        client = Client(scheduler)
-    except (ValueError, TypeError) as e:  # not an address (an unreachable one times out as an OSError)
+        client = Client(scheduler, timeout=timeout)
+    except (ValueError, TypeError) as e:  # pragma: no cover - checked above
         raise SchedulerError(f"bad address: {e}", key="scheduler", token=scheduler) from None
     with client, joblib.parallel_config(backend="dask"):
+        try:
+            client.wait_for_workers(1, timeout=timeout)
+        except (asyncio.TimeoutError, TimeoutError):
+            raise SchedulerError(f"the Dask scheduler has no worker (waited {timeout:g} s)",
+                                 key="scheduler", token=scheduler) from None
         yield
 
 
@@ -174,6 +226,8 @@ def map_ordered(
         import joblib  # type: ignore[import-untyped]
 
         n_jobs = jobs if jobs > 0 else default_jobs()
+        global _local_pool_started
+        _local_pool_started = _local_pool_started or scheduler is None
         with _backend(scheduler):
             if scheduler is not None:
                 n_jobs = -1
@@ -196,6 +250,28 @@ def map_ordered(
                     results.close()
     finally:
         bar.close()
+
+
+def stop_local_workers(timeout: float = 5.0) -> bool:
+    """Shut down this process's local workers, if it started any, waiting at most
+    ``timeout`` seconds; False if they did not stop in time.
+
+    After a Ctrl-C, loky's teardown at interpreter exit could deadlock (about one run
+    in a hundred with two workers): its executor's weakref callback, run by the
+    garbage collector, waited on a lock left held.  Shutting the pool down first,
+    while the interpreter still runs normally, leaves nothing for that teardown;
+    if even this does not finish, the caller must leave with ``os._exit``."""
+    if not _local_pool_started:
+        return True
+    from joblib.externals.loky import reusable_executor  # type: ignore[import-untyped]
+
+    executor = reusable_executor._executor
+    if executor is None:
+        return True
+    stopper = threading.Thread(target=executor.shutdown, kwargs={"wait": True, "kill_workers": True}, daemon=True)
+    stopper.start()
+    stopper.join(timeout)
+    return not stopper.is_alive()
 
 
 def chunks(seq: Any, size: int) -> Iterator[Any]:

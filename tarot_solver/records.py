@@ -747,6 +747,24 @@ def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotE
             raise RecordError("empty file: no deal record", file=label)
 
 
+#: bytes read at a time by :func:`count_records`
+COUNT_BLOCK = 1 << 20
+
+
+def count_records(path: PathLike) -> Optional[int]:
+    """About how many records a file holds, for a progress counter: its lines that
+    begin with ``{`` (a JSON line, or the first line of a pretty-printed record), read
+    in large blocks without parsing; None for stdin or what is not a regular file."""
+    if os.fspath(path) == "-" or not os.path.isfile(path):
+        return None
+    count, previous = 0, b"\n"
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(COUNT_BLOCK), b""):
+            count += block.count(b"\n{") + (previous == b"\n" and block[:1] == b"{")
+            previous = block[-1:]
+    return count
+
+
 def read_records(path: PathLike) -> List[DealRecord]:
     """All records of a file (one JSON object, or JSON Lines); raises on the first bad one."""
     records = []

@@ -622,7 +622,7 @@ def _solve_task(item: Tuple[PlayState, _Request]) -> SolveResult:
 def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_cards: bool = False,
                time_limit: Optional[float] = None, node_limit: Optional[int] = None,
                table_mb: int = DEFAULT_TABLE_MB, jobs: int = 1, scheduler: Optional[str] = None,
-               progress: Optional[str] = None) -> Iterator[SolveResult]:
+               progress: Optional[str] = None, total: Optional[int] = None) -> Iterator[SolveResult]:
     """Solve each position of ``states`` (any iterable, read lazily), yielding the
     results in input order: :meth:`Solver.made` with ``made_only``, else
     :meth:`Solver.solve`.
@@ -632,8 +632,9 @@ def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_card
     the work, each worker with one table of ``table_mb``.  Every position is
     solved from a cleared table, so with complete solves or a node limit the
     results do not depend on the workers or on the order.  ``progress`` labels a
-    counter on stderr.  Each position is copied as it is read, so the iterable may
-    go on changing the state it yielded.  The arguments are checked at the call.
+    counter on stderr, out of ``total`` positions when the caller knows about how
+    many.  Each position is copied as it is read, so the iterable may go on
+    changing the state it yielded.  The arguments are checked at the call.
     """
     if made_only and all_cards:
         raise ValueError("made_only and all_cards exclude each other")
@@ -648,5 +649,4 @@ def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_card
             _check_state(state)
             yield state.copy(), request
 
-    return map_ordered(_solve_task, tasks(), jobs=jobs,
-                       scheduler=scheduler, progress=progress)
+    return map_ordered(_solve_task, tasks(), jobs=jobs, scheduler=scheduler, progress=progress, total=total)

@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 import sys
-from typing import Any, List
+from typing import Any, List, Tuple
 
 import pytest
 from click.testing import CliRunner
@@ -306,6 +306,10 @@ def test_solve_many_output_and_resume(tmp_path: Path) -> None:
     to_stdout = run(["solve", str(ENDGAMES), "--made-only", "-j", "1", "-o", "-"])
     assert _without_seconds(to_stdout.stdout) == _without_seconds(reference)
     assert run(["solve", str(ENDGAMES), "-o", "-", "--resume"]).exit_code == 2
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # reading what it holds would wait for a writer
+    piped = run(["solve", str(ENDGAMES), "-o", str(fifo), "--resume"])
+    assert_one_line_error(piped.exit_code, piped.stdout, piped.stderr, "--resume needs a regular file as --output")
     # the lines of --made-only do not complete a solve of the margins
     other = run(["solve", str(ENDGAMES), "-j", "1", "-o", str(out), "--resume"])
     assert_one_line_error(other.exit_code, other.stdout, other.stderr, "line 1: not a line this command writes")
@@ -443,14 +447,13 @@ def test_ctrl_c_stops_a_long_run_cleanly(args: List[str], message: str) -> None:
     assert len(lines) == 1 and re.fullmatch(message, lines[0]), stderr
 
 
-def test_solve_shows_progress_on_a_terminal() -> None:
-    # stderr a terminal: after a second, what is proven so far, redrawn in place
+def _run_on_a_terminal(args: List[str]) -> Tuple[int, str, str]:
+    """Run the command with stderr a terminal: its status, stdout and what the terminal got."""
     leader, follower = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "tarot_solver", "solve", str(EXAMPLES / "deal.json"),
-                             "--time-limit", "2.5"],
+    proc = subprocess.Popen([sys.executable, "-m", "tarot_solver", *args],
                             stdout=subprocess.PIPE, stderr=follower, text=True, cwd=tempfile.gettempdir())
     os.close(follower)
-    stdout, _ = proc.communicate(timeout=60)
+    stdout, _ = proc.communicate(timeout=120)
     shown = b""
     while True:
         try:
@@ -461,12 +464,29 @@ def test_solve_shows_progress_on_a_terminal() -> None:
             break
         shown += chunk
     os.close(leader)
-    assert proc.returncode == 0
+    return proc.returncode, stdout, shown.decode()
+
+
+def test_solve_shows_progress_on_a_terminal() -> None:
+    # stderr a terminal: after a second, what is proven so far, redrawn in place
+    status, stdout, shown = _run_on_a_terminal(["solve", str(EXAMPLES / "deal.json"), "--time-limit", "2.5"])
+    assert status == 0
     assert "[stopped by a limit: bounds proven so far]" in stdout
-    draws = shown.decode().split("\r")
+    draws = shown.split("\r")
     assert any(re.fullmatch(r"solving: margin between -14\.0 and \+40\.0 proven, testing at least 0\.0,"
                             r" [0-9,]+ nodes, [0-9]+ s *", d) for d in draws), shown
-    assert shown.decode().endswith("\n")
+    assert shown.endswith("\n")
+
+
+def test_a_batch_shows_how_far_it_is_on_a_terminal(tmp_path: Path) -> None:
+    # out of the number of records in the file (20 games), the bar redrawn in place
+    out = tmp_path / "out.jsonl"
+    status, _, shown = _run_on_a_terminal(["analyze", str(EXAMPLES / "history.jsonl"), "--nodes", "20000",
+                                           "-j", "1", "-o", str(out)])
+    assert status == 0 and out.read_text(encoding="utf-8").count("\n") == 20
+    draws = [d.strip() for d in shown.split("\r") if d.strip()]
+    assert draws and all(re.fullmatch(r"analyze \[#*-*\] [0-9]+/20 [0-9]+s", d) for d in draws), shown
+    assert draws[-1].startswith("analyze [" + "#" * 30 + "] 20/20"), shown
 
 
 def test_bad_input_cli_runner(bad_input: BadInput, write: Any) -> None:

@@ -9,15 +9,18 @@ part by invariants that a wrong bound would break.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import pytest
 from click.testing import CliRunner
@@ -356,6 +359,51 @@ def test_local_dask_cluster_gives_the_same_lines(small_history: Path, tmp_path: 
         remote = analyze([str(both), "--scheduler", cluster.scheduler_address])
     assert remote.exit_code == 0, remote.output
     assert remote.stdout == local.stdout
+
+
+class _FakeServer:
+    """A TCP server on localhost that accepts and then stays silent, or answers ``reply``."""
+
+    def __init__(self, reply: Optional[bytes]) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.address = f"tcp://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.reply = reply
+        self.conns: List[socket.socket] = []
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = self.sock.accept()
+                self.conns.append(conn)
+                if self.reply is not None:
+                    conn.sendall(self.reply)
+
+
+@pytest.mark.parametrize("reply, fragment", [
+    (None, "no Dask scheduler answered within 1 s"),  # Dask's own client waited forever
+    (b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n",  # it failed to allocate 3 EiB
+     "no Dask scheduler answers there (the reply is not Dask's protocol)"),
+])
+def test_a_scheduler_address_where_dask_does_not_answer(small_history: Path, reply: Optional[bytes],
+                                                         fragment: str) -> None:
+    dask = pytest.importorskip("dask")
+    pytest.importorskip("dask.distributed")
+    server = _FakeServer(reply)
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        result = analyze([str(small_history), "--scheduler", server.address])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"tarot-solve: error: key 'scheduler': {fragment} (token '{server.address}')\n")
+
+
+def test_a_scheduler_without_workers_is_an_error(small_history: Path) -> None:
+    dask = pytest.importorskip("dask")
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=0, host="127.0.0.1", dashboard_address=None) as cluster, \
+            dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        result = analyze([str(small_history), "--scheduler", cluster.scheduler_address])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "key 'scheduler': the Dask scheduler has no worker (waited 1 s)" in result.stderr
 
 
 def test_missing_extras_fail_before_any_work(small_history: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,6 +6,7 @@ import io
 import json
 import os
 import threading
+from pathlib import Path
 from typing import Any, Dict, List
 
 import pytest
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from tarot_solver.cards import card_token, parse_card
 from tarot_solver.errors import CardError, IllegalMoveError, RecordError, TarotError
-from tarot_solver.records import KEYS, DealRecord, iter_records, read_record, read_records, write_records
+from tarot_solver.records import KEYS, DealRecord, count_records, iter_records, read_record, read_records, write_records
 from tarot_solver.variant import Contract
 
 from conftest import EXAMPLES, BadInput
@@ -500,3 +501,16 @@ def test_a_pretty_record_through_a_pipe(tmp_path: Any) -> None:
 def test_missing_file_is_an_os_error(tmp_path: Any) -> None:
     with pytest.raises(FileNotFoundError):
         read_records(tmp_path / "nope.json")
+
+
+def test_count_records_counts_the_lines_that_open_a_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    deal = EXAMPLES / "deal.json"
+    pretty = deal.read_text(encoding="utf-8")
+    flat = json.dumps(json.loads(pretty)) + "\n"
+    path = tmp_path / "mixed.jsonl"
+    path.write_text(flat * 3 + "\n  \n" + pretty + flat.replace("\n", "\r\n") + "junk\n", encoding="utf-8")
+    assert count_records(path) == 5 == sum(1 for _, r in iter_records(path) if isinstance(r, DealRecord))
+    # a record starting exactly at a block's first byte is counted once
+    monkeypatch.setattr("tarot_solver.records.COUNT_BLOCK", len(flat))
+    assert count_records(path) == 5
+    assert count_records("-") is None and count_records(tmp_path) is None
