@@ -38,7 +38,8 @@ from . import history as _history
 from . import records as _records
 from . import tarotclub as _tarotclub
 from .cards import NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, card_token, cards_of, parse_cards, points, tokens
-from .errors import RecordError, TarotError
+from .errors import RecordError, TarotError, WorkerError
+from .errors import one_line as _one_line
 from .notation import format_hand, parse_hand
 from .parallel import Progress, stop_local_workers
 from .parallel import map_ordered as _map_ordered
@@ -77,6 +78,7 @@ class InputError(click.ClickException):
 class TarotGroup(click.Group):
     """A click group turning input and usage errors of any subcommand into
     :class:`InputError` (one line, status 2), Ctrl-C into one line and status 130,
+    a worker process that died into one line and status 1,
     and a closed stdout (``| head``) into a quiet stop with status 141, as a
     command killed by SIGPIPE."""
 
@@ -86,6 +88,9 @@ class TarotGroup(click.Group):
         except KeyboardInterrupt:
             click.echo(f"{PROG}: interrupted", err=True)
             ctx.exit(130)
+        except WorkerError as e:
+            click.echo(f"{PROG}: error: {e}", err=True)
+            ctx.exit(1)
         except click.UsageError as e:
             # bad usage (an unknown option, a value out of range, options that exclude each
             # other...) is bad input too: one line, with where to look
@@ -114,10 +119,6 @@ class Seconds(click.FloatRange):
         if math.isnan(seconds):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
         return seconds
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def emit(result: Dict[str, Any], as_json: bool, render: Callable[[Dict[str, Any]], str]) -> None:
@@ -1209,11 +1210,12 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
                 echo(result)
             on_result(result)
             written += 1
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, WorkerError) as e:
         where = f" to {output}" if output else ""
-        click.echo(f"{PROG}: interrupted: {_history.plural(written, noun)} written{where}"
+        stopped = f"error: {e}" if isinstance(e, WorkerError) else "interrupted"
+        click.echo(f"{PROG}: {stopped}: {_history.plural(written, noun)} written{where}"
                    + ("; run again with --resume to finish" if output else ""), err=True)
-        ctx.exit(130)
+        ctx.exit(1 if isinstance(e, WorkerError) else 130)
     finally:
         if out is not None:
             failing = sys.exc_info()[1] is not None  # (a write's error, naming the file, is on its way)

@@ -77,5 +77,15 @@ class SchedulerError(TarotError):
     """A Dask scheduler address that cannot be used."""
 
 
+class WorkerError(RuntimeError):
+    """A worker process died (killed by the system, for example out of memory) with
+    tasks in flight: the run cannot go on."""
+
+
 class ExtensionMissingError(ImportError):
     """The compiled core ``tarot_solver._core`` is not built."""
+
+
+def one_line(text: str) -> str:
+    """``text`` with its runs of white space, newlines included, made single spaces."""
+    return " ".join(text.split())

@@ -14,21 +14,25 @@ however many tasks there are.
 A progress bar is drawn on stderr (when it is a terminal) once a run has lasted
 a second.  Ctrl-C stops
 the workers and propagates ``KeyboardInterrupt`` after the results already
-yielded, so a caller that writes each result as it arrives leaves valid output.
+yielded, so a caller that writes each result as it arrives leaves valid output;
+a worker that dies under a task (killed by the system) ends the run so too, with
+a :class:`~tarot_solver.errors.WorkerError`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import sys
 import threading
 import time
 import warnings
-from typing import Any, Callable, Generic, Iterable, Iterator, Optional, TypeVar
+from concurrent.futures import BrokenExecutor
+from typing import Any, Callable, Generic, Iterable, Iterator, Optional, Tuple, Type, TypeVar
 
-from .errors import SchedulerError
+from .errors import SchedulerError, WorkerError, one_line
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -166,16 +170,23 @@ def _ctrl_c_ignored_by_new_workers(local: bool) -> Iterator[None]:
     tasks are dispatched, in this thread).  A worker inherits the ignored SIGINT and
     Python leaves it so, so a Ctrl-C at the terminal, which signals every process of
     the group, no longer prints a KeyboardInterrupt traceback from a worker still
-    importing; this process stops the workers itself.  A Ctrl-C in these few
-    milliseconds is lost."""
+    importing; this process stops the workers itself.
+
+    SIGINT is also blocked in this thread meanwhile (and in the threads the pool
+    starts here), and Linux keeps a blocked signal pending even while it is ignored:
+    a Ctrl-C in these milliseconds is raised once they end, unless another thread
+    that does not block SIGINT takes it (the command line has none then).  Ignored
+    only, it was lost and the run went on."""
     if not local or threading.current_thread() is not threading.main_thread():
         yield
         return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 class _Feed(Generic[T]):
@@ -197,6 +208,23 @@ class _Feed(Generic[T]):
                 self.error = e
                 return
             yield item
+
+
+def _lost_workers(scheduler: Optional[str]) -> Tuple[Type[BaseException], ...]:
+    """The errors a pool raises when a worker process dies under a task: loky's broken
+    pool, and Dask's KilledWorker (a task that took down its workers again and again)."""
+    if scheduler is None:
+        return (BrokenExecutor,)
+    from distributed import KilledWorker
+
+    return (BrokenExecutor, KilledWorker)
+
+
+def _died(e: BaseException) -> str:
+    """One line for a worker's death, with loky's exit codes when it gives them."""
+    codes = re.search(r"exit codes of the workers are (\{[^}]*\})", str(e))
+    how = f" (exit codes {codes.group(1)})" if codes else f" ({one_line(str(e))})" if str(e) else ""
+    return f"a worker process died{how}; if it ran out of memory, fewer --jobs use less"
 
 
 def map_ordered(
@@ -241,6 +269,8 @@ def map_ordered(
                     bar.step()
                 if feed.error is not None:
                     raise feed.error
+            except _lost_workers(scheduler) as e:
+                raise WorkerError(_died(e)) from None
             finally:
                 # a caller that stops early (Ctrl-C, `| head`) cancels the tasks in flight,
                 # which joblib would report as computation wasted

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import os
 import signal
@@ -28,7 +29,7 @@ from click.testing import CliRunner
 from tarot_solver import history
 from tarot_solver.cards import card_token, count
 from tarot_solver.cli import main
-from tarot_solver.errors import RecordError
+from tarot_solver.errors import RecordError, WorkerError
 from tarot_solver.history import AnalysisOptions, GameAnalysis, Summary, analyze_game, card_cost, narrow, settle
 from tarot_solver.records import DealRecord, iter_records, read_records
 from tarot_solver.solver import Solver
@@ -404,6 +405,23 @@ def test_a_scheduler_without_workers_is_an_error(small_history: Path) -> None:
         result = analyze([str(small_history), "--scheduler", cluster.scheduler_address])
     assert result.exit_code == 2 and result.stdout == ""
     assert "key 'scheduler': the Dask scheduler has no worker (waited 1 s)" in result.stderr
+
+
+def test_a_worker_that_dies_stops_the_batch_with_one_line(small_history: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    def two_then_death(fn: Any, items: Any, **kwargs: Any) -> Any:
+        items = iter(items)
+        for item in itertools.islice(items, 2):
+            yield fn(item)
+        raise WorkerError("a worker process died (exit codes {SIGKILL(-9)})")
+
+    monkeypatch.setattr("tarot_solver.cli._map_ordered", two_then_death)
+    out = tmp_path / "out.jsonl"
+    result = analyze([str(small_history), "-o", str(out)])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (f"tarot-solve: error: a worker process died (exit codes {{SIGKILL(-9)}}): 2 games"
+                             f" written to {out}; run again with --resume to finish\n")
+    assert out.read_text(encoding="utf-8").count("\n") == 2
 
 
 def test_missing_extras_fail_before_any_work(small_history: Path, monkeypatch: pytest.MonkeyPatch) -> None:

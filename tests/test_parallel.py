@@ -1,0 +1,75 @@
+"""The process pool's handling of Ctrl-C and of a worker that dies (tarot_solver.parallel)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from typing import Iterator, Tuple
+
+import pytest
+
+from tarot_solver.errors import WorkerError
+from tarot_solver.parallel import map_ordered
+
+from conftest import default_sigint
+
+
+@pytest.fixture(autouse=True)
+def python_sigint() -> Iterator[None]:
+    """Python's own Ctrl-C handler while a test runs (a runner started in the
+    background may have left SIGINT ignored)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def _sigint_handling(_: int) -> Tuple[bool, bool]:
+    """In a worker: whether SIGINT is ignored there, and whether it is blocked."""
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN, signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, ())
+
+
+def test_a_ctrl_c_while_workers_start_is_raised_once_they_are_started() -> None:
+    # in a process of one thread, as the command line is then (another thread not
+    # blocking SIGINT would take the signal, ignored)
+    code = """if True:
+        import os, signal, time
+        from tarot_solver.parallel import _ctrl_c_ignored_by_new_workers
+        try:
+            with _ctrl_c_ignored_by_new_workers(local=True):
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.05)  # not raised here: the pool is starting
+                assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        except KeyboardInterrupt:
+            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+            assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, ())
+            print("raised after")
+    """
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          preexec_fn=default_sigint)
+    assert done.returncode == 0 and done.stdout == "raised after\n", done.stderr
+
+
+def test_workers_ignore_ctrl_c() -> None:
+    # the terminal signals the whole group; this process stops the workers itself
+    handling = set(map_ordered(_sigint_handling, range(4), jobs=2))
+    assert handling == {(True, False)}
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def _dies_at_2(i: int) -> int:
+    """In a worker: the task for 2 kills its process, as the system does when memory runs out."""
+    if i == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return i
+
+
+def test_a_worker_that_dies_ends_the_run_with_one_error() -> None:
+    results = []
+    with pytest.raises(WorkerError, match=r"^a worker process died \(exit codes \{SIGKILL\(-9\)\}\); if it ran out"
+                                          r" of memory, fewer --jobs use less$"):
+        for r in map_ordered(_dies_at_2, range(6), jobs=2):
+            results.append(r)
+    assert results == [0, 1][:len(results)]  # in order, up to where the pool broke
+    assert list(map_ordered(_dies_at_2, [5, 6], jobs=2)) == [5, 6]  # a new pool serves the next run
