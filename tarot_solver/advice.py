@@ -352,6 +352,15 @@ def _cards_arg(cards: CardsLike, key: str, *, ordered: bool = False) -> List[int
         raise e.located(key=key)
 
 
+def _hand_arg(hand: CardsLike, variant: Variant) -> int:
+    """The card set of the argument ``hand``, a hand as dealt (:func:`check_hand`), an
+    error naming the argument."""
+    try:
+        return check_hand(_cards_arg(hand, "hand"), variant=variant)
+    except TarotError as e:
+        raise e.located(key="hand")
+
+
 def _card_arg(card: Union[None, int, str], key: str) -> Optional[int]:
     """One card given as a number or a token (None stays None)."""
     return None if card is None else _cards_arg([card], key)[0]
@@ -465,7 +474,7 @@ def bid_advice(hand: CardsLike, *, seat: int = 0, dealer: Optional[int] = None,
     """
     variant = variant_for(players)
     check_seat(seat, "seat", players)
-    mask = check_hand(_cards_arg(hand, "hand"), variant=variant)
+    mask = _hand_arg(hand, variant)
     called = call_for(mask, _card_arg(called, "called"), variant)
     dealer, names = bidding_position(seat, dealer, bids, players)
     prior = rules.bidding_result(names, players)
@@ -580,7 +589,7 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
     if not contract.taker_takes_dog:
         raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog", key="contract",
                           token=contract.value)
-    mask = check_hand(_cards_arg(hand, "hand"), variant=variant)
+    mask = _hand_arg(hand, variant)
     dog_mask = check_dog(mask, _cards_arg(dog, "dog"), variant)
     called = call_for(mask, _card_arg(called, "called"), variant)
     if candidates < 1:
@@ -641,7 +650,7 @@ def view_of(seat: int, hand: CardsLike, *, taker: Optional[int], contract: Union
     discard_cards = None if discard is None else _cards_arg(discard, "discard")
     plays = _cards_arg(played, "played", ordered=True)
     shows = [(shower, _cards_arg(cards, f"poignees[{i}]")) for i, (shower, cards) in enumerate(poignees)]
-    mask = check_hand(_cards_arg(hand, "hand"), variant=variant)
+    mask = _hand_arg(hand, variant)
     if variant.partner_share and called is None:
         raise RecordError("at five players the card the taker called is needed", key="called")
     if called is not None and (seat == taker or not variant.partner_share):
