@@ -62,15 +62,16 @@ from .parallel import chunks, map_ordered
 from .records import VARIANT, DealRecord, check_seat, play_setup
 from .sampling import Constraints, Sampler, View, World, hand_constraints, world_rng
 from .scoring import score
-from .solver import Solver, worker_solver
+from .solver import Solver, _check_table_mb, worker_solver
 from .variant import CONTRACTS, VARIANTS, Contract, Variant, variant_for
 
 DEFAULT_WORLDS = 100
 DEFAULT_SEED = 0
 DEFAULT_NODE_BUDGET = 175_000
 DEFAULT_CANDIDATES = 8
-#: table size of the workers' solvers; a budgeted question stores far fewer entries
-TABLE_MB = 64
+#: table size (MiB) of each worker's solver by default; a budgeted question stores far
+#: fewer entries than a full solve
+DEFAULT_TABLE_MB = 64
 #: worlds per task: fixed, so that results never depend on the number of processes
 BID_WORLDS_PER_TASK = 4
 DISCARD_WORLDS_PER_TASK = 1
@@ -219,6 +220,7 @@ class _Task:
     questions: Tuple[Question, ...]
     node_budget: int
     margin_budget: int
+    table_mb: int
     view: Optional[View] = None  # play advice: the position the cards are played at
     called: Optional[int] = None  # five players: the card the taker calls (its holder is his partner)
 
@@ -227,7 +229,7 @@ def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
     """Outcomes of every question in each world of the task, and the CPU seconds spent
     (module level: picklable)."""
     cpu = time.process_time()
-    solver = worker_solver(TABLE_MB)
+    solver = worker_solver(task.table_mb)
     solver.clear()
     sampler = Sampler(task.constraints)
     variant = task.constraints.variant
@@ -269,7 +271,7 @@ class RunInfo:
 
 def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int, leader: int, worlds: int,
          seed: int, jobs: int, time_budget: Optional[float], node_budget: int, margin_budget: int,
-         worlds_per_task: int, progress: Optional[str],
+         table_mb: int, worlds_per_task: int, progress: Optional[str],
          view: Optional[View] = None, called: Optional[int] = None) -> Tuple[List[List[Outcome]], RunInfo]:
     """Solve ``questions`` in worlds 0..worlds-1 (a prefix of them if time runs out)."""
     for key, value, low in (("worlds", worlds, 1), ("seed", seed, 0), ("jobs", jobs, 0),
@@ -281,11 +283,15 @@ def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int,
     if time_budget is not None and not (isinstance(time_budget, (int, float)) and time_budget > 0):
         raise RecordError(f"time_budget must be a positive number of seconds (or None), not {time_budget!r}",
                           key="time_budget", token=str(time_budget))
+    try:
+        _check_table_mb(table_mb)
+    except ValueError as e:
+        raise RecordError(str(e), key="table_mb", token=str(table_mb)) from None
     Sampler(constraints)  # raises here, before any process starts, if no deal fits
     start = time.monotonic()
     # (a generator: a long run stopped by its time budget builds only the tasks it starts)
     tasks = (_Task(constraints, seed, tuple(ws), taker, leader, tuple(questions), node_budget, margin_budget,
-                   view, called) for ws in chunks(range(worlds), worlds_per_task))
+                   table_mb, view, called) for ws in chunks(range(worlds), worlds_per_task))
     rows: List[List[Outcome]] = []
     cpu = 0.0
     results: Iterator[Tuple[List[List[Outcome]], float]] = map_ordered(
@@ -462,11 +468,12 @@ def bid_advice(hand: CardsLike, *, seat: int = 0, dealer: Optional[int] = None,
                bids: Optional[Sequence[str]] = None,
                worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED, jobs: int = 0,
                time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
-               margin_budget: Optional[int] = None, progress: Optional[str] = "bid",
+               margin_budget: Optional[int] = None, table_mb: int = DEFAULT_TABLE_MB, progress: Optional[str] = "bid",
                players: int = VARIANT.players, called: Union[None, int, str] = None) -> BidAdvice:
     """Which contract ``seat`` should bid with ``hand`` (cards: numbers or tokens), by Monte Carlo.
 
-    ``margin_budget`` defaults to ``node_budget``.  ``players``: 4, 3 (hands of 24) or
+    ``margin_budget`` defaults to ``node_budget``; ``table_mb`` is each worker's table
+    (MiB), so memory is about ``jobs`` times it.  ``players``: 4, 3 (hands of 24) or
     5 (hands of 15; ``called`` is the card the taker would call, by default the simple
     policy's); the classic count, made for hands of 18, is given at four players only.
     Raises :class:`RecordError` on bad input and
@@ -484,7 +491,7 @@ def bid_advice(hand: CardsLike, *, seat: int = 0, dealer: Optional[int] = None,
                       leader=(dealer + 1) % players,
                       worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
                       margin_budget=node_budget if margin_budget is None else margin_budget,
-                      worlds_per_task=BID_WORLDS_PER_TASK, progress=progress, called=called)
+                      table_mb=table_mb, worlds_per_task=BID_WORLDS_PER_TASK, progress=progress, called=called)
     column = {DOG_QUESTION: 0, Contract.GARDE_SANS: 1, Contract.GARDE_CONTRE: 2}
     advice = []
     for contract in CONTRACTS:
@@ -574,7 +581,8 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
                    dealer: Optional[int] = None, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED,
                    jobs: int = 0, time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
                    margin_budget: Optional[int] = None, candidates: int = DEFAULT_CANDIDATES,
-                   progress: Optional[str] = "discard", players: int = VARIANT.players,
+                   table_mb: int = DEFAULT_TABLE_MB, progress: Optional[str] = "discard",
+                   players: int = VARIANT.players,
                    called: Union[None, int, str] = None) -> DiscardAdvice:
     """Which cards (six; three at five players) the taker at ``seat`` should put aside, by Monte Carlo.
 
@@ -603,7 +611,8 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
                       leader=(dealer + 1) % players, worlds=worlds, seed=seed, jobs=jobs,
                       time_budget=time_budget, node_budget=node_budget,
                       margin_budget=node_budget if margin_budget is None else margin_budget,
-                      worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress, called=called)
+                      table_mb=table_mb, worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress,
+                      called=called)
     ranked = [DiscardCandidate(c, summarize([r[j] for r in rows], contract, variant), j == 0)
               for j, c in enumerate(cands)]
     ranked.sort(key=lambda d: (-d.summary.expected_score, -d.summary.p_make))
@@ -769,7 +778,8 @@ class PlayAdvice:
 
 def play_advice(position: Union[DealRecord, View], *, worlds: int = DEFAULT_WORLDS, seed: int = DEFAULT_SEED,
                 jobs: int = 0, time_budget: Optional[float] = None, node_budget: int = DEFAULT_NODE_BUDGET,
-                margin_budget: Optional[int] = None, progress: Optional[str] = "play") -> PlayAdvice:
+                margin_budget: Optional[int] = None, table_mb: int = DEFAULT_TABLE_MB,
+                progress: Optional[str] = "play") -> PlayAdvice:
     """Which card to play, by Monte Carlo, from what the player on turn knows.
 
     ``position``: a deal record (the player on turn at its position decides; only
@@ -799,7 +809,7 @@ def play_advice(position: Union[DealRecord, View], *, worlds: int = DEFAULT_WORL
     rows, info = _run(constraints, [Question(contract, card=c[0]) for c in classes], taker=taker,
                       leader=leader, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
                       node_budget=node_budget, margin_budget=node_budget if margin_budget is None else margin_budget,
-                      worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress, view=view)
+                      table_mb=table_mb, worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress, view=view)
     sign = 1 if state.camps[view.seat] else -1
     choices = [CardChoice(c, summarize([r[j] for r in rows], contract, constraints.variant))
                for j, c in enumerate(classes)]

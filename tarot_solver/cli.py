@@ -749,6 +749,8 @@ _with_budget_options = _options(
     click.option("--margin-budget", type=click.IntRange(min=0), metavar="N",
                  help="Further nodes to bracket the margin (an undecided question gets two probes of a"
                       " fifth of it each) [default: the node budget; 0: make/fail only]."),
+    click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=_advice.DEFAULT_TABLE_MB,
+                 show_default=True, help="Transposition table per worker."),
 )
 
 
@@ -767,8 +769,7 @@ _with_budget_options = _options(
 @json_option
 def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Optional[str], players: Optional[int],
                 called: Optional[str], worlds: int, seed: int, jobs: int, time_budget: Optional[float],
-                node_budget: int,
-                margin_budget: Optional[int], as_json: bool) -> None:
+                node_budget: int, margin_budget: Optional[int], table_mb: int, as_json: bool) -> None:
     """Monte Carlo bid advice for HAND (18 cards; 24 at three players, 15 at five; as one argument, a text
     file, or a deal record file)."""
     cards, record, where = _hand_input(hand)
@@ -788,7 +789,8 @@ def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Opt
             prior = (list(record.bids) + ["pass"] * players)[:(seat - dealer - 1) % players]
     res = _advice.bid_advice(cards, seat=seat or 0, dealer=dealer, bids=prior, worlds=worlds, seed=seed,
                              jobs=jobs, time_budget=time_budget, node_budget=node_budget,
-                             margin_budget=margin_budget, players=players, called=_called_option(record, seat, called))
+                             margin_budget=margin_budget, table_mb=table_mb, players=players,
+                             called=_called_option(record, seat, called))
     result: Dict[str, Any] = {
         "id": _record_id(record),
         "players": players,
@@ -859,7 +861,7 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
                     dealer: Optional[int], candidates: int, players: Optional[int], called: Optional[str],
                     worlds: int, seed: int, jobs: int,
                     time_budget: Optional[float], node_budget: int, margin_budget: Optional[int],
-                    as_json: bool) -> None:
+                    table_mb: int, as_json: bool) -> None:
     """Monte Carlo discard advice for the taker's HAND (as for bid) and the DOG."""
     cards, record, where = _hand_input(hand)
     players = _players(record, players)
@@ -883,8 +885,8 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
     try:
         res = _advice.discard_advice(cards, dog_cards, contract, seat=seat or 0, dealer=dealer, worlds=worlds,
                                      seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
-                                     margin_budget=margin_budget, candidates=candidates, players=players,
-                                     called=_called_option(record, seat, called))
+                                     margin_budget=margin_budget, candidates=candidates, table_mb=table_mb,
+                                     players=players, called=_called_option(record, seat, called))
     except TarotError as e:
         if dog is not None and e.key == "dog":  # the dog given as --dog
             e.key = "--dog"
@@ -946,7 +948,7 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
                  played: Optional[str], poignees: Tuple[Tuple[int, str], ...], players: Optional[int],
                  called: Optional[str], worlds: int, seed: int, jobs: int,
                  time_budget: Optional[float], node_budget: int, margin_budget: Optional[int],
-                 as_json: bool) -> None:
+                 table_mb: int, as_json: bool) -> None:
     """Monte Carlo advice on the card to play, from what the player on turn can see.
 
     POSITION is a deal record file ('-' for stdin), whose `played` cards stop where
@@ -986,7 +988,7 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
                                  poignees=[(s, _cards_option(c, "--poignee") or []) for s, c in poignees],
                                  players=players, called=_called_option(None, seat, called))
     res = _advice.play_advice(target, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
-                              node_budget=node_budget, margin_budget=margin_budget)
+                              node_budget=node_budget, margin_budget=margin_budget, table_mb=table_mb)
     result: Dict[str, Any] = {
         "id": _record_id(record),
         "players": players,

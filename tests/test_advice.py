@@ -547,3 +547,18 @@ def test_the_advice_takes_cards_as_tokens_and_contracts_by_name() -> None:
             call()
     with pytest.raises(TypeError, match="contract must be a Contract or its name"):
         advice.discard_advice(hand, EXAMPLE_DOG, 2, **FAST)  # type: ignore[arg-type]
+
+
+def test_the_workers_table_size_is_an_option() -> None:
+    from tarot_solver import solver as _solver
+
+    advice.bid_advice(EXAMPLE_HAND, table_mb=8, **FAST)
+    assert _solver._worker.solver[0] == 8  # this thread's (jobs=1) solver has the table asked for
+    with pytest.raises(TarotError, match=r"key 'table_mb': table_mb must be between 1 and"):
+        advice.bid_advice(EXAMPLE_HAND, table_mb=0, **FAST)
+    for args in (["bid", str(EXAMPLES / "hand.txt")], ["play", str(EXAMPLES / "play.json")]):
+        result = invoke(args + CLI_FAST + ["--table-mb", "8", "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["worlds"] == 4
+    refused = invoke(["bid", str(EXAMPLES / "hand.txt"), "--table-mb", "0"] + CLI_FAST)
+    assert refused.exit_code == 2 and "--table-mb" in refused.stderr
