@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 from typing import Iterator, Tuple
 
 import pytest
@@ -47,7 +48,7 @@ def test_a_ctrl_c_while_workers_start_is_raised_once_they_are_started() -> None:
             print("raised after")
     """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
-                          preexec_fn=default_sigint)
+                          cwd=tempfile.gettempdir(), preexec_fn=default_sigint)  # (the installed package)
     assert done.returncode == 0 and done.stdout == "raised after\n", done.stderr
 
 
