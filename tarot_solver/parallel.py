@@ -30,7 +30,7 @@ import threading
 import time
 import warnings
 from concurrent.futures import BrokenExecutor
-from typing import Any, Callable, Generic, Iterable, Iterator, Optional, Tuple, Type, TypeVar
+from typing import Any, Callable, Generic, Iterable, Iterator, List, Optional, Tuple, Type, TypeVar
 
 from .errors import SchedulerError, WorkerError, one_line
 
@@ -161,7 +161,57 @@ def _backend(scheduler: Optional[str]) -> Iterator[None]:
         except (asyncio.TimeoutError, TimeoutError):
             raise SchedulerError(f"the Dask scheduler has no worker (waited {timeout:g} s)",
                                  key="scheduler", token=scheduler) from None
-        yield
+        with _workers_watched(client, timeout) as lost:
+            try:
+                yield
+            except KeyboardInterrupt:
+                if lost:
+                    raise WorkerError(lost[0]) from None
+                raise
+
+
+@contextlib.contextmanager
+def _workers_watched(client: Any, timeout: float) -> Iterator[List[str]]:
+    """While a run is on a Dask cluster, check every second that its scheduler answers
+    and still has a worker; after ``timeout`` seconds without one, interrupt the main
+    thread, whose ``KeyboardInterrupt`` the caller turns into a :class:`WorkerError`
+    with the reason left in the list yielded.  Dask would wait for a worker, or for
+    the scheduler to come back, forever and silently."""
+    lost: List[str] = []
+    stop = threading.Event()
+    main = threading.main_thread().ident
+    assert main is not None
+
+    def trouble() -> Optional[str]:
+        try:
+            info = client.scheduler_info(n_workers=1)  # (a fresh fetch; the count of all, details of one)
+        except Exception:
+            info = None
+        if info is None or client.status != "running":  # (a client that lost its scheduler keeps its last answer)
+            return f"the Dask scheduler has not answered for {timeout:g} s"
+        if not int(info.get("n_workers", len(info.get("workers", ())))):
+            return f"the Dask cluster has had no worker for {timeout:g} s"
+        return None
+
+    def watch() -> None:
+        since: Optional[float] = None
+        while not stop.wait(1.0):
+            reason = trouble()
+            if reason is None:
+                since = None
+                continue
+            since = time.monotonic() if since is None else since
+            if time.monotonic() - since >= timeout and not stop.is_set():
+                lost.append(reason)
+                signal.pthread_kill(main, signal.SIGINT)  # (a real signal: it ends a blocking wait)
+                return
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        yield lost
+    finally:
+        stop.set()
 
 
 @contextlib.contextmanager

@@ -7,12 +7,13 @@ import signal
 import subprocess
 import sys
 import tempfile
-from typing import Iterator, Tuple
+import time
+from typing import Any, Dict, Iterator, Tuple
 
 import pytest
 
 from tarot_solver.errors import WorkerError
-from tarot_solver.parallel import map_ordered
+from tarot_solver.parallel import _workers_watched, map_ordered
 
 from conftest import default_sigint
 
@@ -74,3 +75,27 @@ def test_a_worker_that_dies_ends_the_run_with_one_error() -> None:
             results.append(r)
     assert results == [0, 1][:len(results)]  # in order, up to where the pool broke
     assert list(map_ordered(_dies_at_2, [5, 6], jobs=2)) == [5, 6]  # a new pool serves the next run
+
+
+class _FakeClient:
+    """What the watch of a Dask run reads of its client."""
+
+    def __init__(self, workers: int, status: str = "running") -> None:
+        self.workers, self.status = workers, status
+
+    def scheduler_info(self, n_workers: int) -> Dict[str, Any]:
+        return {"n_workers": self.workers, "workers": {}}
+
+
+@pytest.mark.parametrize("client, reason", [
+    (_FakeClient(0), "the Dask cluster has had no worker for 0.5 s"),
+    (_FakeClient(2, status="connecting"), "the Dask scheduler has not answered for 0.5 s"),
+])
+def test_a_dask_run_without_workers_is_stopped(client: _FakeClient, reason: str) -> None:
+    with pytest.raises(KeyboardInterrupt):
+        with _workers_watched(client, 0.5) as lost:
+            time.sleep(10)  # waiting for a worker, as Dask would forever
+    assert lost == [reason]
+    with _workers_watched(_FakeClient(1), 0.5) as lost:  # a worker: nothing happens
+        time.sleep(2.2)
+    assert lost == []
