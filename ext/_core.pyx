@@ -34,6 +34,7 @@ from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t, uint8_t, int64_t, 
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport calloc, free
 
+import signal
 import threading
 
 cdef extern from *:
@@ -62,14 +63,34 @@ cdef extern from *:
     static inline void tc_prefetch(const void* a) {
         __builtin_prefetch(a); __builtin_prefetch((const char*)a + 64);
     }
-    /* Ctrl-C during a search: the GIL is released, so Python's own handler
-       cannot run; this one raises a flag the search polls with the clock. */
+    /* Ctrl-C or SIGTERM during a search: the GIL is released, so Python's own
+       handlers cannot run; this one records the signal in a flag the search
+       polls with the clock, and the caller raises it again once the search has
+       unwound and Python's handlers are back.  A signal the process ignores
+       stays ignored (loky's workers ignore SIGINT). */
     #include <signal.h>
-    typedef void (*tc_handler)(int);
+    #include <string.h>
     static volatile sig_atomic_t tc_interrupted = 0;
-    static void tc_on_sigint(int sig) { (void)sig; tc_interrupted = 1; }
-    static tc_handler tc_catch_sigint(void) { tc_interrupted = 0; return signal(SIGINT, tc_on_sigint); }
-    static void tc_release_sigint(tc_handler old) { signal(SIGINT, old); }
+    static struct sigaction tc_saved[2];
+    static const int tc_signals[2] = {SIGINT, SIGTERM};
+    static void tc_on_signal(int sig) { tc_interrupted = sig; }
+    static void tc_catch_signals(void) {
+        struct sigaction sa;
+        int i;
+        tc_interrupted = 0;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = tc_on_signal;
+        sigemptyset(&sa.sa_mask);
+        for (i = 0; i < 2; i++) {
+            sigaction(tc_signals[i], NULL, &tc_saved[i]);
+            if (tc_saved[i].sa_handler != SIG_IGN) sigaction(tc_signals[i], &sa, NULL);
+        }
+    }
+    static int tc_release_signals(void) {
+        int i;
+        for (i = 0; i < 2; i++) sigaction(tc_signals[i], &tc_saved[i], NULL);
+        return tc_interrupted;
+    }
     /* The table: zeroed, aligned for and asking for 2 MiB pages where Linux
        offers them (a probe lands anywhere in the part in use: with 4 KiB
        pages nearly every probe also misses the TLB, and on a fresh table
@@ -116,10 +137,9 @@ cdef extern from *:
     double tc_now() nogil
     void* tc_alloc(size_t n, void** base, size_t* len) nogil
     void tc_free(void* base, size_t len) nogil
-    ctypedef void (*tc_handler)(int)
     volatile int tc_interrupted
-    tc_handler tc_catch_sigint()
-    void tc_release_sigint(tc_handler old)
+    void tc_catch_signals()
+    int tc_release_signals()
 
 DEF MAXP = 5
 DEF NSUITS = 5          # 4 plain suits, trumps
@@ -3890,13 +3910,16 @@ cdef class Core:
 
         Returns (value, complete).  ``node_limit`` counts nodes since the last
         ``reset_counters``; ``deadline`` is a ``time.monotonic()``-like clock
-        value (CLOCK_MONOTONIC), 0 for none.  In the main thread, Ctrl-C
-        stops the search within milliseconds and raises KeyboardInterrupt.
+        value (CLOCK_MONOTONIC), 0 for none.  In the main thread, Ctrl-C or
+        SIGTERM stops the search within milliseconds; the signal is then raised
+        again for Python's handler (KeyboardInterrupt for Ctrl-C; for SIGTERM,
+        the process ends unless a handler is set), and KeyboardInterrupt if the
+        handler returns.
         """
         cdef int v
         cdef int rel[4]
         cdef int ply0 = self.S.p.ply
-        cdef tc_handler old = NULL
+        cdef int sig = 0
         cdef bint main = threading.current_thread() is threading.main_thread()
         self.S.aborted = 0
         self.S.sub_limit = 1LL << 62
@@ -3905,14 +3928,15 @@ cdef class Core:
         if self.S.p.tricks_left == 0:
             return terminal_value(&self.S.p), True
         if main:
-            old = tc_catch_sigint()
+            tc_catch_signals()
         with nogil:
             v = ab(&self.S, alpha, beta, rel)
         if main:
-            tc_release_sigint(old)
-            if tc_interrupted:
+            sig = tc_release_signals()
+            if sig:
                 while self.S.p.ply > ply0:
                     unmake(&self.S.p)
+                signal.raise_signal(sig)
                 raise KeyboardInterrupt
         if self.S.aborted:
             while self.S.p.ply > ply0:

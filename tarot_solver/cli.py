@@ -135,21 +135,40 @@ def main() -> None:
     """Double-dummy solver and hand analyzer for French Tarot (FFT rules; 4, 3 or 5 players)."""
 
 
+#: the signals that stop a run as Ctrl-C does, each with the exit status it ends with
+STOP_SIGNALS: Dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}
+
+
 def run() -> None:
-    """The ``tarot-solve`` command: :func:`main`; after a Ctrl-C, the local workers are
-    stopped before the interpreter's teardown, which could hang on them
-    (:func:`~tarot_solver.parallel.stop_local_workers`).  A second Ctrl-C, or workers
-    that do not stop within 5 s, end the process at once, its output already closed."""
+    """The ``tarot-solve`` command: :func:`main`, with SIGTERM (``kill``, ``timeout``, a
+    batch system) stopping a run as Ctrl-C does (whole output lines, the count written,
+    status 143) instead of killing it outright, which left its workers running.
+
+    After either, the local workers are stopped before the interpreter's teardown,
+    which could hang on them (:func:`~tarot_solver.parallel.stop_local_workers`).  A
+    second signal, or workers that do not stop within 5 s, end the process at once,
+    its output already closed."""
+    received: List[int] = []
+
+    def terminate(signum: int, frame: Any) -> None:
+        received.append(signum)
+        raise KeyboardInterrupt
+
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, terminate)
     try:
         main(prog_name=PROG)
     except SystemExit as e:
         if e.code == 130:
-            signal.signal(signal.SIGINT, lambda signum, frame: os._exit(130))
+            status = STOP_SIGNALS[received[0]] if received else 130
+            for signum in STOP_SIGNALS:
+                signal.signal(signum, lambda signum, frame: os._exit(status))
             if not stop_local_workers(5.0):
                 for stream in (sys.stdout, sys.stderr):
                     with suppress(Exception):
                         stream.flush()
-                os._exit(130)
+                os._exit(status)
+            raise SystemExit(status) from None
         raise
 
 
@@ -1038,18 +1057,20 @@ ANALYZE_TIME_LIMIT = 2.0
 
 @contextmanager
 def _interrupts_held() -> Iterator[None]:
-    """Hold Ctrl-C while a line is written, so an output file only ever ends with whole lines."""
+    """Hold Ctrl-C and SIGTERM while a line is written, so an output file only ever ends
+    with whole lines; a signal caught meanwhile is handed on after."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught: List[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    previous = {signum: signal.signal(signum, lambda signum, frame: caught.append(signum)) for signum in STOP_SIGNALS}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
-    if caught and callable(previous):
-        previous(signal.SIGINT, None)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+    if caught:
+        signal.raise_signal(caught[0])
 
 
 def _write_line(out: IO[str], obj: Dict[str, Any]) -> None:

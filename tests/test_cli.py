@@ -433,18 +433,46 @@ def test_usage_errors_are_one_line_too(args: List[str], fragments: Any) -> None:
      r" [0-9,]+ nodes in [0-9.]+ s"),
     (["bid", str(EXAMPLES / "hand.txt"), "--worlds", "5000"], r"tarot-solve: interrupted"),
 ])
-def test_ctrl_c_stops_a_long_run_cleanly(args: List[str], message: str) -> None:
-    # the search runs without the GIL: the core itself must notice Ctrl-C
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_or_sigterm_stops_a_long_run_cleanly(args: List[str], message: str, signum: int, status: int) -> None:
+    # the search runs without the GIL: the core itself must notice the signal; with
+    # workers (bid), none is left running (SIGTERM used to kill this process alone)
     proc = subprocess.Popen([sys.executable, "-m", "tarot_solver", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir(),
-                            preexec_fn=default_sigint)
+                            preexec_fn=default_sigint, start_new_session=True)
     time.sleep(3)  # imported and searching: both take minutes
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     stdout, stderr = proc.communicate(timeout=10)
-    assert proc.returncode == 130, stderr
+    assert proc.returncode == status, stderr
     assert stdout == ""
     lines = stderr.splitlines()
     assert len(lines) == 1 and re.fullmatch(message, lines[0]), stderr
+    left = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    assert not [pid for pid in left if "Z" not in _process_state(pid)], left
+
+
+def _process_state(pid: str) -> str:
+    """A process's state letter (Z: exited, waiting to be reaped), "" if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return ""
+
+
+def test_the_search_leaves_an_ignored_ctrl_c_ignored() -> None:
+    # (as in loky's workers, or under nohup): the core's signal hook must not catch it
+    code = """if True:
+        import os, signal, threading
+        from tarot_solver import Solver, read_record
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        state = read_record(%r).state()
+        threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+        print(Solver().solve(state, node_limit=10_000_000).nodes)
+    """ % str(EXAMPLES / "deal.json")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=tempfile.gettempdir())
+    assert done.returncode == 0 and int(done.stdout) >= 10_000_000, done.stderr
 
 
 def _run_on_a_terminal(args: List[str]) -> Tuple[int, str, str]:

@@ -318,7 +318,9 @@ def test_summary_table_json_and_plot(small_history: Path, tmp_path: Path) -> Non
     assert (tmp_path / "c.png").stat().st_size > 0
 
 
-def test_interrupt_leaves_whole_lines_and_resume_completes(small_history: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupt_leaves_whole_lines_and_resume_completes(small_history: Path, tmp_path: Path, signum: int,
+                                                           status: int) -> None:
     reference = analyze([str(small_history), "-j", "1"])
     out = tmp_path / "out.jsonl"
     args = [sys.executable, "-m", "tarot_solver", "analyze", str(small_history), "-o", str(out),
@@ -328,9 +330,9 @@ def test_interrupt_leaves_whole_lines_and_resume_completes(small_history: Path, 
     deadline = time.monotonic() + 60
     while (not out.exists() or out.read_text().count("\n") < 2) and time.monotonic() < deadline:
         time.sleep(0.02)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 130, stderr
+    assert proc.returncode == status, stderr
     written = out.read_text(encoding="utf-8")
     assert 2 <= written.count("\n") < 6 and written.endswith("\n")
     assert stderr.splitlines() == [f"tarot-solve: interrupted: {written.count(chr(10))} games written to {out};"
