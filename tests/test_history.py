@@ -382,6 +382,11 @@ class _FakeServer:
                 if self.reply is not None:
                     conn.sendall(self.reply)
 
+    def close(self) -> None:
+        for conn in self.conns:
+            conn.close()
+        self.sock.close()
+
 
 @pytest.mark.parametrize("reply, fragment", [
     (None, "no Dask scheduler answered within 1 s"),  # Dask's own client waited forever
@@ -393,8 +398,11 @@ def test_a_scheduler_address_where_dask_does_not_answer(small_history: Path, rep
     dask = pytest.importorskip("dask")
     pytest.importorskip("dask.distributed")
     server = _FakeServer(reply)
-    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
-        result = analyze([str(small_history), "--scheduler", server.address])
+    try:
+        with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+            result = analyze([str(small_history), "--scheduler", server.address])
+    finally:
+        server.close()
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == (f"tarot-solve: error: key 'scheduler': {fragment} (token '{server.address}')\n")
 
