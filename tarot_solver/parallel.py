@@ -150,12 +150,8 @@ def _backend(scheduler: Optional[str]) -> Iterator[None]:
     import asyncio
 
     timeout = _connect_timeout()
-    _check_scheduler(scheduler, timeout)
-    try:
-        client = Client(scheduler, timeout=timeout)
-    except (ValueError, TypeError) as e:  # pragma: no cover - checked above
-        raise SchedulerError(f"bad address: {e}", key="scheduler", token=scheduler) from None
-    with client, joblib.parallel_config(backend="dask"):
+    _check_scheduler(scheduler, timeout)  # (the address too: it is parsed as the client parses it)
+    with Client(scheduler, timeout=timeout) as client, joblib.parallel_config(backend="dask"):
         try:
             client.wait_for_workers(1, timeout=timeout)
         except (asyncio.TimeoutError, TimeoutError):
