@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Deque, Dict, Iterator, List, Optional, Tuple, TypeVar, Union
 
 import click
+from click.core import ParameterSource
 
 from . import __version__
 from . import advice as _advice
@@ -86,7 +87,7 @@ class TarotGroup(click.Group):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            click.echo(f"{PROG}: interrupted", err=True)
+            click.echo(f"{PROG}: {_stopped()}", err=True)
             ctx.exit(130)
         except WorkerError as e:
             click.echo(f"{PROG}: error: {e}", err=True)
@@ -137,6 +138,13 @@ def main() -> None:
 
 #: the signals that stop a run as Ctrl-C does, each with the exit status it ends with
 STOP_SIGNALS: Dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}
+#: the stop signals :func:`run` has received, in order (none: Ctrl-C, as in tests that call main)
+_received: List[int] = []
+
+
+def _stopped() -> str:
+    """How the run was stopped, for its last message: by Ctrl-C, or by SIGTERM."""
+    return "terminated" if _received and _received[0] == signal.SIGTERM else "interrupted"
 
 
 def run() -> None:
@@ -148,10 +156,8 @@ def run() -> None:
     which could hang on them (:func:`~tarot_solver.parallel.stop_local_workers`).  A
     second signal, or workers that do not stop within 5 s, end the process at once,
     its output already closed."""
-    received: List[int] = []
-
     def terminate(signum: int, frame: Any) -> None:
-        received.append(signum)
+        _received.append(signum)
         raise KeyboardInterrupt
 
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
@@ -160,7 +166,7 @@ def run() -> None:
         main(prog_name=PROG)
     except SystemExit as e:
         if e.code == 130:
-            status = STOP_SIGNALS[received[0]] if received else 130
+            status = STOP_SIGNALS[_received[0]] if _received else 130
             for signum in STOP_SIGNALS:
                 signal.signal(signum, lambda signum, frame: os._exit(status))
             if not stop_local_workers(5.0):
@@ -386,7 +392,7 @@ def batch_options(output_help: str, *, items: str, bad: str, scope: str = "") ->
     return _options(
         click.option("-o", "--output", type=click.Path(dir_okay=False), help=output_help),
         click.option("-j", "--jobs", type=click.IntRange(min=0, max=MAX_JOBS), default=0, show_default=True,
-                     help=said("local worker processes (0: all cores).")),
+                     help=said("local worker processes (0: all cores; not with --scheduler).")),
         click.option("--scheduler", metavar="ADDR",
                      help=said("run on a Dask cluster (tcp://HOST:PORT; Dask's connect timeout, 30 s by"
                                " default, bounds the wait for it and for a worker).")),
@@ -427,8 +433,7 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
         raise click.UsageError("--all-cards and --made-only exclude each other")
     if resume and output is None:
         raise click.UsageError("--resume needs --output (the file to complete)")
-    if scheduler:
-        _require("dask.distributed", "dask", "--scheduler")
+    _check_scheduler_option(ctx, scheduler)
     records = iter_records(file)
     first = list(itertools.islice(records, 2))
     if len(first) == 1 and output is None:
@@ -550,7 +555,7 @@ def _watching(solver: Solver) -> Iterator[None]:
             watcher.join()
         bar.close()
     if interrupted:
-        click.echo(f"{PROG}: interrupted: {_status_text(solver)} in {bar.elapsed:.1f} s", err=True)
+        click.echo(f"{PROG}: {_stopped()}: {_status_text(solver)} in {bar.elapsed:.1f} s", err=True)
         raise click.exceptions.Exit(130)
 
 
@@ -1089,6 +1094,17 @@ def _require(module: str, extra: str, option: str) -> None:
         raise InputError(f"{option} needs the optional extra: pip install 'tarot-solver[{extra}]'") from None
 
 
+def _check_scheduler_option(ctx: click.Context, scheduler: Optional[str]) -> None:
+    """--scheduler needs the dask extra, and leaves the parallelism to the cluster's
+    workers: a -j given with it would be silently ignored, so it is refused."""
+    if scheduler is None:
+        return
+    if ctx.get_parameter_source("jobs") not in (None, ParameterSource.DEFAULT):
+        raise click.UsageError("-j/--jobs and --scheduler exclude each other (the cluster's workers set the"
+                               " parallelism)")
+    _require("dask.distributed", "dask", "--scheduler")
+
+
 @main.command("analyze")
 @click.argument("history")
 @batch_options("Write the game lines to this file ('-': stdout, as without it).", items="games", bad="game")
@@ -1118,8 +1134,7 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
     """
     if resume and output is None:
         raise click.UsageError("--resume needs --output (the file to complete)")
-    if scheduler:
-        _require("dask.distributed", "dask", "--scheduler")
+    _check_scheduler_option(ctx, scheduler)
     if plot:
         _require("matplotlib", "plot", "--plot")
     if time_limit is None:
@@ -1235,7 +1250,7 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
             written += 1
     except (KeyboardInterrupt, WorkerError) as e:
         where = f" to {output}" if output else ""
-        stopped = f"error: {e}" if isinstance(e, WorkerError) else "interrupted"
+        stopped = f"error: {e}" if isinstance(e, WorkerError) else _stopped()
         click.echo(f"{PROG}: {stopped}: {_history.plural(written, noun)} written{where}"
                    + ("; run again with --resume to finish" if output else ""), err=True)
         ctx.exit(1 if isinstance(e, WorkerError) else 130)

@@ -362,11 +362,21 @@ def test_resume_with_an_id_twice_writes_what_a_whole_run_does(tmp_path: Path) ->
 def test_batch_limits_and_scheduler_addresses(args: List[str], fragments: Any) -> None:
     if "--scheduler" in args:
         pytest.importorskip("dask.distributed")
-    result = run(["solve", str(ENDGAMES), "--made-only", "-j", "1", *args])
+    result = run(["solve", str(ENDGAMES), "--made-only", *([] if "--scheduler" in args else ["-j", "1"]), *args])
     if fragments:
         assert_one_line_error(result.exit_code, result.stdout, result.stderr, *fragments)
     else:
         assert result.exit_code == 0 and len(result.stdout.splitlines()) == 20
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze"])
+def test_jobs_and_scheduler_exclude_each_other(command: str) -> None:
+    # -j would be ignored on a cluster: refused before anything runs, even where the address is good
+    for jobs in (["-j", "2"], ["--jobs=0"]):
+        result = run([command, str(EXAMPLES / "history.jsonl" if command == "analyze" else ENDGAMES), *jobs,
+                      "--scheduler", "tcp://127.0.0.1:8786"])
+        assert_one_line_error(result.exit_code, result.stdout, result.stderr,
+                              "-j/--jobs and --scheduler exclude each other")
 
 
 def test_a_closed_stdout_stops_quietly() -> None:
@@ -446,6 +456,8 @@ def test_ctrl_c_or_sigterm_stops_a_long_run_cleanly(args: List[str], message: st
     assert proc.returncode == status, stderr
     assert stdout == ""
     lines = stderr.splitlines()
+    if signum == signal.SIGTERM:  # the last line says which
+        message = message.replace("interrupted", "terminated")
     assert len(lines) == 1 and re.fullmatch(message, lines[0]), stderr
     left = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout.split()
     assert not [pid for pid in left if "Z" not in _process_state(pid)], left

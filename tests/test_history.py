@@ -335,7 +335,8 @@ def test_interrupt_leaves_whole_lines_and_resume_completes(small_history: Path, 
     assert proc.returncode == status, stderr
     written = out.read_text(encoding="utf-8")
     assert 2 <= written.count("\n") < 6 and written.endswith("\n")
-    assert stderr.splitlines() == [f"tarot-solve: interrupted: {written.count(chr(10))} games written to {out};"
+    stopped = "terminated" if signum == signal.SIGTERM else "interrupted"
+    assert stderr.splitlines() == [f"tarot-solve: {stopped}: {written.count(chr(10))} games written to {out};"
                                    " run again with --resume to finish"]
     assert reference.stdout.startswith(written)
     with out.open("a", encoding="utf-8") as f:
