@@ -223,34 +223,49 @@ class _Task:
     table_mb: int
     view: Optional[View] = None  # play advice: the position the cards are played at
     called: Optional[int] = None  # five players: the card the taker calls (its holder is his partner)
+    stop_at: Optional[float] = None  # the time budget's end (time.time()): worlds unfinished then are dropped
 
 
 def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
     """Outcomes of every question in each world of the task, and the CPU seconds spent
-    (module level: picklable)."""
+    (module level: picklable).
+
+    At ``task.stop_at`` the searches stop, and the world they were in is dropped
+    with those after it: a world is reported as a run without a time budget
+    would give it, or not at all.  World 0 is always solved, so every run has one."""
     cpu = time.process_time()
     solver = worker_solver(task.table_mb)
     solver.clear()
     sampler = Sampler(task.constraints)
     variant = task.constraints.variant
     out = []
-    for index in task.worlds:
-        world = sampler.sample(world_rng(task.seed, index))
-        now = None if task.view is None else world_position(task.view, task.constraints, world)
-        row = []
-        for q in task.questions:
-            if now is not None and q.card is not None:
-                state = now.copy()
-                state.play(q.card)
-            else:
-                discard: Optional[Sequence[int]] = None
-                if q.contract.taker_takes_dog:
-                    discard = q.discard or simple_discard(world.hands[task.taker] | world.aside, variant)
-                partner = rules.partner_of(world.hands, task.taker, task.called)
-                state = rules.opening_state(world.hands, world.aside, task.taker, q.contract, task.leader,
-                                            discard, variant, partner)
-            row.append(ask(solver, state, task.node_budget, task.margin_budget))
-        out.append(row)
+    try:
+        for index in task.worlds:
+            solver.stop_after(None if task.stop_at is None or index == 0 else task.stop_at - time.time())
+            if solver.past_stop:
+                break
+            world = sampler.sample(world_rng(task.seed, index))
+            now = None if task.view is None else world_position(task.view, task.constraints, world)
+            row = []
+            for q in task.questions:
+                if now is not None and q.card is not None:
+                    state = now.copy()
+                    state.play(q.card)
+                else:
+                    discard: Optional[Sequence[int]] = None
+                    if q.contract.taker_takes_dog:
+                        discard = q.discard or simple_discard(world.hands[task.taker] | world.aside, variant)
+                    partner = rules.partner_of(world.hands, task.taker, task.called)
+                    state = rules.opening_state(world.hands, world.aside, task.taker, q.contract, task.leader,
+                                                discard, variant, partner)
+                row.append(ask(solver, state, task.node_budget, task.margin_budget))
+                if solver.past_stop:
+                    break
+            if solver.past_stop:
+                break
+            out.append(row)
+    finally:
+        solver.stop_after(None)  # (the solver stays with this worker for its next tasks)
     return out, time.process_time() - cpu
 
 
@@ -289,18 +304,20 @@ def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int,
         raise RecordError(str(e), key="table_mb", token=str(table_mb)) from None
     Sampler(constraints)  # raises here, before any process starts, if no deal fits
     start = time.monotonic()
+    stop_at = None if time_budget is None else time.time() + time_budget
     # (a generator: a long run stopped by its time budget builds only the tasks it starts)
     tasks = (_Task(constraints, seed, tuple(ws), taker, leader, tuple(questions), node_budget, margin_budget,
-                   table_mb, view, called) for ws in chunks(range(worlds), worlds_per_task))
+                   table_mb, view, called, stop_at) for ws in chunks(range(worlds), worlds_per_task))
     rows: List[List[Outcome]] = []
     cpu = 0.0
     results: Iterator[Tuple[List[List[Outcome]], float]] = map_ordered(
         _run_task, tasks, jobs=jobs, progress=progress, total=-(-worlds // worlds_per_task))
     try:
-        for batch, seconds in results:
+        for i, (batch, seconds) in enumerate(results):
             rows.extend(batch)
             cpu += seconds
-            if time_budget is not None and time.monotonic() - start >= time_budget:
+            cut = len(batch) < min(worlds_per_task, worlds - i * worlds_per_task)  # its last worlds dropped
+            if cut or (time_budget is not None and time.monotonic() - start >= time_budget):
                 break
     finally:
         with warnings.catch_warnings():  # joblib warns that it cancels the tasks left

@@ -185,13 +185,22 @@ def _check_state(state: object) -> None:
 
 
 class _Budget:
-    """Node and time limits shared by the probes of one request."""
+    """Node and time limits shared by the probes of one request, and the solver's
+    stop time (:meth:`Solver.stop_after`), which ends every probe but is no
+    limit to share: where it is not reached, the probes are those without it."""
 
-    def __init__(self, core: "_core.Core", time_limit: Optional[float], node_limit: Optional[int]) -> None:
+    def __init__(self, core: "_core.Core", time_limit: Optional[float], node_limit: Optional[int],
+                 stop: float = 0.0) -> None:
         _check_limits(time_limit, node_limit)
         # a limit beyond what the core counts to is no limit (2**62 nodes: millennia)
         self.node_limit = min(int(node_limit), _MAX_NODES) if node_limit else 0
         self.deadline = core.now() + time_limit if time_limit else 0.0
+        self.stop = stop
+
+    @property
+    def ends(self) -> float:
+        """When the probes must end (the core's clock; 0.0: never)."""
+        return min(t for t in (self.deadline, self.stop) if t) if self.deadline or self.stop else 0.0
 
     @property
     def limited(self) -> bool:
@@ -209,12 +218,12 @@ class _Budget:
 
     def spent(self, core: "_core.Core") -> bool:
         return bool((self.node_limit and core.nodes >= self.node_limit)
-                    or (self.deadline and core.now() >= self.deadline))
+                    or (self.ends and core.now() >= self.ends))
 
     def part(self, core: "_core.Core", fraction: float) -> "_Budget":
         """A budget that ends once ``fraction`` of what remains of this one is
         spent (none when this one has no limit)."""
-        part = _Budget(core, None, None)
+        part = _Budget(core, None, None, self.stop)
         if self.node_limit:
             part.node_limit = core.nodes + max(1, int((self.node_limit - core.nodes) * fraction))
         if self.deadline:
@@ -248,6 +257,7 @@ class Solver:
         self._core = _core.Core(int(table_mb) * 1024 * 1024)
         self.last_stats = SearchStats(0, 0, 0, 0)
         self.status: Optional[SearchStatus] = None
+        self._stop = 0.0  # stop_after's time on the core's clock (0.0: none)
 
     @property
     def table_bytes(self) -> int:
@@ -269,6 +279,21 @@ class Solver:
     def clear(self) -> None:
         """Empty the transposition table."""
         self._core.clear_table()
+
+    def stop_after(self, seconds: Optional[float]) -> None:
+        """End every search of this solver ``seconds`` from now (None: no such end),
+        whatever its own limits: for a caller with a deadline over many requests
+        (the advice's time budget).  A request it stops returns its proven
+        bounds, ``complete`` false, as under a time limit; one that ends before
+        is what it would be without it."""
+        if seconds is not None and not (isinstance(seconds, numbers.Real) and math.isfinite(seconds)):
+            raise ValueError(f"seconds must be a finite number (or None), not {seconds!r}")
+        self._stop = 0.0 if seconds is None else self._core.now() + max(0.0, float(seconds))
+
+    @property
+    def past_stop(self) -> bool:
+        """Whether :meth:`stop_after`'s time has come (a request may have been cut)."""
+        return bool(self._stop) and self._core.now() >= self._stop
 
     def set_options(self, *, table: Optional[bool] = None, bounds: Optional[bool] = None,
                     merge: Optional[bool] = None, partition: Optional[bool] = None,
@@ -309,12 +334,14 @@ class Solver:
         150 M on another).
         """
         core = self._core
+        if budget.spent(core):  # (the core would look at the clock only after 16,384 nodes)
+            return 0, False
         if not tree_ok:
-            return core.probe(beta - 1, beta, budget.node_limit, budget.deadline)
+            return core.probe(beta - 1, beta, budget.node_limit, budget.ends)
         share = _PLAIN_SHARE
         tree: Optional[ProofSearch] = None
         while True:
-            v, ok = core.probe(beta - 1, beta, budget.cap(core.nodes + share), budget.deadline)
+            v, ok = core.probe(beta - 1, beta, budget.cap(core.nodes + share), budget.ends)
             if ok or budget.spent(core):
                 return v, ok
             if tree is None:
@@ -513,7 +540,7 @@ class Solver:
             return _finished(state)
         start = time.perf_counter()
         self._load(state)
-        budget = _Budget(self._core, time_limit, node_limit)
+        budget = _Budget(self._core, time_limit, node_limit, self._stop)
         target = round(2 * margin)
         lo, hi = self._core.bounds()
         ok = True
@@ -552,7 +579,7 @@ class Solver:
             return replace(_finished(state), cards={} if all_cards else None)
         start = time.perf_counter()
         self._load(state)
-        budget = _Budget(self._core, time_limit, node_limit)
+        budget = _Budget(self._core, time_limit, node_limit, self._stop)
         cards = None
         if all_cards:
             cards, lo, hi = self._card_values(budget)

@@ -137,12 +137,25 @@ def test_seed_reproducibility_and_jobs_independence() -> None:
     assert other.contracts != one.contracts
 
 
-def test_time_budget_keeps_a_prefix_of_whole_batches() -> None:
+def test_time_budget_keeps_a_prefix_of_the_worlds() -> None:
+    # however short the budget, world 0 is solved; the report equals a run asked for that many
     res = advice.bid_advice(WEAK, worlds=3 * advice.BID_WORLDS_PER_TASK, node_budget=20_000, jobs=1,
                             time_budget=1e-9, progress=None)
-    assert res.run.worlds == advice.BID_WORLDS_PER_TASK and res.run.requested == 3 * advice.BID_WORLDS_PER_TASK
-    full = advice.bid_advice(WEAK, worlds=advice.BID_WORLDS_PER_TASK, node_budget=20_000, jobs=1, progress=None)
-    assert full.contracts == res.contracts
+    assert res.run.worlds == 1 and res.run.requested == 3 * advice.BID_WORLDS_PER_TASK
+    one = advice.bid_advice(WEAK, worlds=1, node_budget=20_000, jobs=1, progress=None)
+    assert one.contracts == res.contracts
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_time_budget_stops_the_searches_running_and_drops_their_worlds(jobs: int) -> None:
+    # searches of up to a million nodes: the budget ends inside a batch, in the middle of a world;
+    # that world is dropped, and the ones reported are those of a run without a budget
+    kw = dict(node_budget=500_000, margin_budget=500_000, seed=5, progress=None)
+    hand = parse_hand(EXAMPLE_HAND)
+    res = advice.bid_advice(hand, worlds=40, jobs=jobs, time_budget=2.0, **kw)
+    assert 1 <= res.run.worlds < 40
+    same = advice.bid_advice(hand, worlds=res.run.worlds, jobs=1, **kw)
+    assert same.contracts == res.contracts and same.run.nodes == res.run.nodes
 
 
 # Discard advice ------------------------------------------------------------------------------

@@ -289,6 +289,33 @@ def test_limits_return_proven_bounds() -> None:
     assert m.made is None or m.made == (exact.margin >= 0)
 
 
+def test_stop_after_ends_every_request_and_changes_none_it_does_not_reach() -> None:
+    rng = random.Random(3)
+    st = random_position(rng, 12)
+    exact = Solver(64).solve(st, pv=False)
+    stopped = Solver(64)
+    stopped.stop_after(0.0)
+    for request in (lambda: stopped.solve(st, node_limit=50_000_000), lambda: stopped.solve(st, all_cards=True),
+                    lambda: stopped.at_least(st, exact.margin + 0.5), lambda: stopped.at_least(st, exact.margin + 5)):
+        r = request()
+        assert not r.complete and r.nodes < 50_000 and stopped.past_stop  # (the core looks every 16,384 nodes)
+        assert r.margin_bounds[0] <= exact.margin <= r.margin_bounds[1]
+    stopped.stop_after(None)
+    assert not stopped.past_stop
+    stopped.clear()
+
+    def alike(a: Any, b: Any) -> bool:
+        return dataclasses.replace(a, seconds=0.0) == dataclasses.replace(b, seconds=0.0)
+
+    assert alike(stopped.solve(st, pv=False), exact)
+    # a stop not reached leaves a limited request as it was, probe for probe
+    later = Solver(64)
+    later.stop_after(3600)
+    assert alike(later.solve(st, node_limit=20_000), Solver(64).solve(st, node_limit=20_000))
+    with pytest.raises(ValueError, match="finite number"):
+        later.stop_after(float("nan"))
+
+
 def test_probes_sharing_a_limit_keep_the_value_in_their_bounds(monkeypatch: Any) -> None:
     # under a limit, probes after the first get half of what remains and move
     # up when stopped: whatever they prove must still contain the value
