@@ -22,6 +22,7 @@ a :class:`~tarot_solver.errors.WorkerError`.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import signal
@@ -151,7 +152,8 @@ def _backend(scheduler: Optional[str]) -> Iterator[None]:
 
     timeout = _connect_timeout()
     _check_scheduler(scheduler, timeout)  # (the address too: it is parsed as the client parses it)
-    with Client(scheduler, timeout=timeout) as client, joblib.parallel_config(backend="dask"):
+    with _client_reconnect_log_dropped(), Client(scheduler, timeout=timeout) as client, \
+            joblib.parallel_config(backend="dask"):
         try:
             client.wait_for_workers(1, timeout=timeout)
         except (asyncio.TimeoutError, TimeoutError):
@@ -164,6 +166,22 @@ def _backend(scheduler: Optional[str]) -> Iterator[None]:
                 if lost:
                     raise WorkerError(lost[0]) from None
                 raise
+
+
+@contextlib.contextmanager
+def _client_reconnect_log_dropped() -> Iterator[None]:
+    """Drop the Dask client's log line on giving up a lost scheduler: the run then ends
+    with its own one-line error saying so (:func:`_workers_watched`), and the log's
+    timestamped line before it was a second message for one event."""
+    def keep(record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Failed to reconnect to scheduler")
+
+    log = logging.getLogger("distributed.client")
+    log.addFilter(keep)
+    try:
+        yield
+    finally:
+        log.removeFilter(keep)
 
 
 @contextlib.contextmanager

@@ -14,6 +14,7 @@ import io
 import itertools
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -416,6 +417,38 @@ def test_a_scheduler_without_workers_is_an_error(small_history: Path) -> None:
         result = analyze([str(small_history), "--scheduler", cluster.scheduler_address])
     assert result.exit_code == 2 and result.stdout == ""
     assert "key 'scheduler': the Dask scheduler has no worker (waited 1 s)" in result.stderr
+
+
+def test_a_scheduler_that_goes_away_ends_the_run_with_one_line(small_history: Path, tmp_path: Path) -> None:
+    # a real cluster (Dask's own commands), whose scheduler is killed in the middle of the run:
+    # one line, ours, and not also the Dask client's log line on giving it up
+    pytest.importorskip("dask.distributed")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"}
+    cluster = [subprocess.Popen([sys.executable, "-m", f"distributed.cli.dask_{command}", *args, "--no-dashboard"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, env=env,
+                                start_new_session=True)  # (the worker's nanny starts a process of its own)
+               for command, args in (("scheduler", ["--host", "127.0.0.1", "--port", str(port)]),
+                                     ("worker", [address, "--nthreads", "1"]))]
+    out = tmp_path / "out.jsonl"
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "tarot_solver", "analyze", str(small_history), "-o", str(out),
+                                 "--scheduler", address, "--time-limit", "60"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
+        time.sleep(8)  # connected, and the first game's positions being searched on the worker
+        os.killpg(cluster[0].pid, signal.SIGKILL)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        for p in cluster:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert proc.returncode == 1 and stdout == "", stderr
+    assert re.fullmatch(r"tarot-solve: error: the Dask scheduler has not answered for 2 s: [0-9]+ games? written to"
+                        f" {re.escape(str(out))}; run again with --resume to finish\n", stderr), stderr
 
 
 def test_a_worker_that_dies_stops_the_batch_with_one_line(small_history: Path, tmp_path: Path,
