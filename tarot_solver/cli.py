@@ -156,6 +156,8 @@ def run() -> None:
     which could hang on them (:func:`~tarot_solver.parallel.stop_local_workers`).  A
     second signal, or workers that do not stop within 5 s, end the process at once,
     its output already closed."""
+    _received.clear()  # (a script may call this more than once)
+
     def terminate(signum: int, frame: Any) -> None:
         _received.append(signum)
         raise KeyboardInterrupt
