@@ -769,8 +769,8 @@ _with_budget_options = _options(
     click.option("-j", "--jobs", type=click.IntRange(min=0, max=MAX_JOBS), default=0,
                  help="Worker processes (default: all cores; 1 runs here)."),
     click.option("--time-budget", type=Seconds(min=0, min_open=True), metavar="S",
-                 help="Stop after S seconds: the worlds finished by then are reported, one still running is"
-                      " dropped (the first world is always solved)."),
+                 help="Stop after S seconds, with the worlds finished by then (worlds 0 to n-1; the first"
+                      " is always solved)."),
     click.option("--node-budget", type=click.IntRange(min=1), default=_advice.DEFAULT_NODE_BUDGET,
                  show_default=True, metavar="N", help="Search nodes for each make/fail question."),
     click.option("--margin-budget", type=click.IntRange(min=0), metavar="N",
