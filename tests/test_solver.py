@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import re
 from typing import Any, Dict, Iterator, List, Optional, Tuple
@@ -154,6 +155,26 @@ def _rotate_seats(state: PlayState, r: int) -> PlayState:
         tricks=[Trick(seat(t.leader), list(t.cards), seat(t.winner)) for t in state.tricks],
         taker_hp=state.taker_hp, defence_hp=state.defence_hp, oudler_camp=dict(state.oudler_camp),
     )
+
+
+def test_golden_margins_of_realistic_positions() -> None:
+    # positions cut from the benchmark's realistic deals with 8 and 10 tricks left, deeper
+    # than the reference reaches, whose margins the core with its bounds and merging off
+    # also gave (tests/data/make_golden.py); a warm table carried from one to the next,
+    # and make/fail on a cleared one
+    from conftest import ROOT
+    from tarot_solver.records import DealRecord
+
+    warm, cold = Solver(64), Solver(64)
+    wrong = []
+    for line in (ROOT / "tests" / "data" / "golden.jsonl").read_text(encoding="utf-8").splitlines():
+        item = json.loads(line)
+        state = DealRecord.from_json(item["position"]).position()
+        cold.clear()
+        got = (warm.solve(state, pv=False).margin, cold.made(state).made)
+        if got != (item["margin"], item["margin"] >= 0):
+            wrong.append((item["position"]["id"], item["margin"], got))
+    assert not wrong, wrong
 
 
 def test_invariants_suits_seats_and_options(solver: Solver) -> None:
