@@ -242,8 +242,6 @@ def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
     try:
         for index in task.worlds:
             solver.stop_after(None if task.stop_at is None or index == 0 else task.stop_at - time.time())
-            if solver.past_stop:
-                break
             world = sampler.sample(world_rng(task.seed, index))
             now = None if task.view is None else world_position(task.view, task.constraints, world)
             row = []
@@ -259,9 +257,7 @@ def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
                     state = rules.opening_state(world.hands, world.aside, task.taker, q.contract, task.leader,
                                                 discard, variant, partner)
                 row.append(ask(solver, state, task.node_budget, task.margin_budget))
-                if solver.past_stop:
-                    break
-            if solver.past_stop:
+            if solver.past_stop:  # (past it, each search ends at once)
                 break
             out.append(row)
     finally:

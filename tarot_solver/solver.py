@@ -200,7 +200,7 @@ class _Budget:
     @property
     def ends(self) -> float:
         """When the probes must end (the core's clock; 0.0: never)."""
-        return min(t for t in (self.deadline, self.stop) if t) if self.deadline or self.stop else 0.0
+        return min(filter(None, (self.deadline, self.stop)), default=0.0)
 
     @property
     def limited(self) -> bool:
