@@ -155,13 +155,13 @@ def quality(args: argparse.Namespace) -> None:
 def report_quality(args: argparse.Namespace, chosen: List[Deal], rows: list, real: List[Dict[Contract, Outcome]],
                    seconds: float) -> None:
     n = len(chosen)
-    print(f"## Advice quality: Monte Carlo bid advice vs the hand count\n")
+    print("## Advice quality: Monte Carlo bid advice vs the hand count\n")
     print(f"`python benchmarks/advice_quality.py quality --deals {n} --worlds {args.worlds} --node-budget"
           f" {args.node_budget} --margin-budget {args.margin_budget} --eval-budget {args.eval_budget}"
           f" --eval-margin-budget {args.eval_margin_budget} --seed {args.seed} -j {args.jobs}`"
           f" ({time.strftime('%Y-%m-%d')}, {seconds / 60:.0f} min)\n")
     undecided_real = {c.value: sum(1 for r in real if r[c].made is None) for c in FAMILIES}
-    print(f"Real deals left undecided at the evaluation budget, by question: "
+    print("Real deals left undecided at the evaluation budget, by question: "
           + ", ".join(f"{k} {v}/{n}" for k, v in undecided_real.items()) + ".")
     worlds = sum(r[2].worlds for r in rows)
     und = sum(r[2].undecided_worlds for r in rows)
@@ -233,7 +233,7 @@ def estimator(args: argparse.Namespace) -> None:
         jobs.append((cut(state, args.tricks_left, rng), contract, budgets, args.exact_budget))
     results = list(map_ordered(_estimate, jobs, jobs=args.jobs, progress="positions", total=len(jobs)))
     solved = [(job[1], exact, outs) for job, (exact, outs) in zip(jobs, results) if exact is not None]
-    print(f"## Score estimator against exact margins\n")
+    print("## Score estimator against exact margins\n")
     print(f"`python benchmarks/advice_quality.py estimator --positions {args.positions} --tricks-left"
           f" {args.tricks_left} --budgets {args.budgets} --exact-budget {args.exact_budget} --seed {args.seed}"
           f" -j {args.jobs}` ({time.strftime('%Y-%m-%d')})\n")

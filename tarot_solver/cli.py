@@ -36,7 +36,6 @@ from click.core import ParameterSource
 from . import __version__
 from . import advice as _advice
 from . import history as _history
-from . import records as _records
 from . import tarotclub as _tarotclub
 from .cards import NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, card_token, cards_of, parse_cards, points, tokens
 from .errors import RecordError, TarotError, WorkerError
@@ -86,12 +85,10 @@ class TarotGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:
-            click.echo(f"{PROG}: {_stopped()}", err=True)
-            ctx.exit(130)
-        except WorkerError as e:
-            click.echo(f"{PROG}: error: {e}", err=True)
-            ctx.exit(1)
+        except (KeyboardInterrupt, WorkerError) as e:
+            stopped, status = _stopped(e)
+            click.echo(f"{PROG}: {stopped}", err=True)
+            ctx.exit(status)
         except click.UsageError as e:
             # bad usage (an unknown option, a value out of range, options that exclude each
             # other...) is bad input too: one line, with where to look
@@ -142,9 +139,12 @@ STOP_SIGNALS: Dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}
 _received: List[int] = []
 
 
-def _stopped() -> str:
-    """How the run was stopped, for its last message: by Ctrl-C, or by SIGTERM."""
-    return "terminated" if _received and _received[0] == signal.SIGTERM else "interrupted"
+def _stopped(e: BaseException) -> Tuple[str, int]:
+    """How a run stopped by ``e`` (Ctrl-C, SIGTERM or a worker that died) begins its
+    last message, and its exit status."""
+    if isinstance(e, WorkerError):
+        return f"error: {e}", 1
+    return ("terminated" if _received and _received[0] == signal.SIGTERM else "interrupted"), 130
 
 
 def run() -> None:
@@ -546,19 +546,20 @@ def _watching(solver: Solver) -> Iterator[None]:
     watcher = threading.Thread(target=watch, daemon=True) if bar.tty else None
     if watcher is not None:
         watcher.start()
-    interrupted = False
+    interrupted: Optional[KeyboardInterrupt] = None
     try:
         yield
-    except KeyboardInterrupt:
-        interrupted = True
+    except KeyboardInterrupt as e:
+        interrupted = e
     finally:
         stop.set()
         if watcher is not None:
             watcher.join()
         bar.close()
-    if interrupted:
-        click.echo(f"{PROG}: {_stopped()}: {_status_text(solver)} in {bar.elapsed:.1f} s", err=True)
-        raise click.exceptions.Exit(130)
+    if interrupted is not None:
+        stopped, status = _stopped(interrupted)
+        click.echo(f"{PROG}: {stopped}: {_status_text(solver)} in {bar.elapsed:.1f} s", err=True)
+        raise click.exceptions.Exit(status)
 
 
 def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:
@@ -1253,10 +1254,10 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
             written += 1
     except (KeyboardInterrupt, WorkerError) as e:
         where = f" to {output}" if output else ""
-        stopped = f"error: {e}" if isinstance(e, WorkerError) else _stopped()
+        stopped, status = _stopped(e)
         click.echo(f"{PROG}: {stopped}: {_history.plural(written, noun)} written{where}"
                    + ("; run again with --resume to finish" if output else ""), err=True)
-        ctx.exit(1 if isinstance(e, WorkerError) else 130)
+        ctx.exit(status)
     finally:
         if out is not None:
             failing = sys.exc_info()[1] is not None  # (a write's error, naming the file, is on its way)
