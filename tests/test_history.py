@@ -427,7 +427,7 @@ def test_a_scheduler_that_goes_away_ends_the_run_with_one_line(small_history: Pa
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     address = f"tcp://127.0.0.1:{port}"
-    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"}
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s", "PYTHONFAULTHANDLER": "1"}
     cluster = [subprocess.Popen([sys.executable, "-m", f"distributed.cli.dask_{command}", *args, "--no-dashboard"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path, env=env,
                                 start_new_session=True)  # (the worker's nanny starts a process of its own)
@@ -440,7 +440,12 @@ def test_a_scheduler_that_goes_away_ends_the_run_with_one_line(small_history: Pa
                                 stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
         time.sleep(8)  # connected, and the first game's positions being searched on the worker
         os.killpg(cluster[0].pid, signal.SIGKILL)
-        stdout, stderr = proc.communicate(timeout=60)
+        try:
+            stdout, stderr = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)  # (the fault handler prints where each thread waits)
+            stdout, stderr = proc.communicate()
+            pytest.fail(f"the run did not end within 60 s of the scheduler's death:\n{stderr}")
     finally:
         for p in cluster:
             with contextlib.suppress(ProcessLookupError):
