@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 import warnings
-from concurrent.futures import BrokenExecutor
+from concurrent.futures import BrokenExecutor, CancelledError
 from typing import Any, Callable, Generic, Iterable, Iterator, List, Optional, Tuple, Type, TypeVar
 
 from .errors import SchedulerError, WorkerError, one_line
@@ -152,14 +152,14 @@ def _backend(scheduler: Optional[str]) -> Iterator[None]:
 
     timeout = _connect_timeout()
     _check_scheduler(scheduler, timeout)  # (the address too: it is parsed as the client parses it)
-    with _client_reconnect_log_dropped(), Client(scheduler, timeout=timeout) as client, \
-            joblib.parallel_config(backend="dask"):
+    with _client_reconnect_log_dropped(), Client(scheduler, timeout=timeout) as client:
         try:
             client.wait_for_workers(1, timeout=timeout)
         except (asyncio.TimeoutError, TimeoutError):
             raise SchedulerError(f"the Dask scheduler has no worker (waited {timeout:g} s)",
                                  key="scheduler", token=scheduler) from None
-        with _workers_watched(client, timeout) as lost:
+        _check_workers(client, scheduler)
+        with joblib.parallel_config(backend=_cluster_backend()), _workers_watched(client, timeout) as lost:
             try:
                 yield
             except KeyboardInterrupt:
@@ -168,13 +168,48 @@ def _backend(scheduler: Optional[str]) -> Iterator[None]:
                 raise
 
 
+def _check_workers(client: Any, scheduler: str) -> None:
+    """Raise :class:`SchedulerError` unless every worker of the cluster has this
+    version of tarot_solver.  A worker without it cannot read a task: it left the
+    cluster at the first one, and the run waited for a worker until Dask's connect
+    timeout and said the cluster had none; one of another version could answer
+    otherwise than this one."""
+    from . import __version__
+
+    workers = client.get_versions(packages=["tarot_solver"])["workers"]
+    for address, info in sorted(workers.items()):
+        found = info["packages"].get("tarot_solver")
+        if found != __version__:
+            has = "cannot import tarot_solver" if found is None else f"has tarot_solver {found}"
+            raise SchedulerError(f"the Dask worker at {address} {has}: install tarot-solver {__version__}"
+                                 " on every worker", key="scheduler", token=scheduler)
+
+
+def _cluster_backend() -> Any:
+    """joblib's Dask backend for the client of the context, but one that never runs the
+    tasks in this process: joblib runs a call whose pool has one job here, so on a
+    cluster of one worker thread the work was done by the client, not the cluster."""
+    from joblib._dask import DaskDistributedBackend  # type: ignore[import-untyped]
+
+    class Cluster(DaskDistributedBackend):  # type: ignore[misc]
+        def effective_n_jobs(self, n_jobs: int) -> int:
+            return max(2, int(super().effective_n_jobs(n_jobs)))
+
+    return Cluster()
+
+
 @contextlib.contextmanager
 def _client_reconnect_log_dropped() -> Iterator[None]:
-    """Drop the Dask client's log line on giving up a lost scheduler: the run then ends
-    with its own one-line error saying so (:func:`_workers_watched`), and the log's
-    timestamped line before it was a second message for one event."""
+    """Drop the Dask client's log lines on a lost scheduler: on giving it up, and the
+    traceback of its attempts to reconnect, cancelled when the run closes the client.
+    The run ends with its own one-line error saying so (:func:`map_ordered`,
+    :func:`_workers_watched`); the log's timestamped lines before it were more
+    messages for one event."""
+    import asyncio
+
     def keep(record: logging.LogRecord) -> bool:
-        return not str(record.msg).startswith("Failed to reconnect to scheduler")
+        cancelled = record.exc_info is not None and record.exc_info[0] is asyncio.CancelledError
+        return not (cancelled or str(record.msg).startswith("Failed to reconnect to scheduler"))
 
     log = logging.getLogger("distributed.client")
     log.addFilter(keep)
@@ -276,17 +311,24 @@ class _Feed(Generic[T]):
 
 
 def _lost_workers(scheduler: Optional[str]) -> Tuple[Type[BaseException], ...]:
-    """The errors a pool raises when a worker process dies under a task: loky's broken
-    pool, and Dask's KilledWorker (a task that took down its workers again and again)."""
+    """The errors a pool raises when its workers are gone with tasks in flight: loky's
+    broken pool, and on Dask a KilledWorker (a task that took down its workers again
+    and again) or a cancelled task (the client lost its scheduler, and the tasks with it)."""
     if scheduler is None:
         return (BrokenExecutor,)
     from distributed import KilledWorker
 
-    return (BrokenExecutor, KilledWorker)
+    return (BrokenExecutor, KilledWorker, CancelledError)
 
 
 def _died(e: BaseException) -> str:
-    """One line for a worker's death, with loky's exit codes when it gives them."""
+    """One line for a worker's death (with loky's exit codes when it gives them), or
+    for Dask's tasks cancelled under the run."""
+    if isinstance(e, CancelledError):
+        reason = getattr(e, "reason", "")
+        if reason == "scheduler-connection-lost":
+            return "the connection to the Dask scheduler was lost"
+        return f"the Dask cluster cancelled a task{f' ({reason})' if reason else ''}"
     codes = re.search(r"exit codes of the workers are (\{[^}]*\})", str(e))
     how = f" (exit codes {codes.group(1)})" if codes else f" ({one_line(str(e))})" if str(e) else ""
     return f"a worker process died{how}; if it ran out of memory, fewer --jobs use less"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -12,8 +13,9 @@ from typing import Any, Dict, Iterator, Tuple
 
 import pytest
 
-from tarot_solver.errors import WorkerError
-from tarot_solver.parallel import _workers_watched, map_ordered
+from tarot_solver import __version__
+from tarot_solver.errors import SchedulerError, WorkerError
+from tarot_solver.parallel import _check_workers, _workers_watched, map_ordered
 
 from conftest import default_sigint
 
@@ -107,3 +109,35 @@ def test_a_dask_run_without_workers_is_stopped(client: _FakeClient, reason: str)
     with _workers_watched(_FakeClient(1), 0.5) as lost:  # a worker: nothing happens
         time.sleep(2.2)
     assert lost == []
+
+
+def test_a_cluster_of_one_worker_thread_does_the_work() -> None:
+    # joblib runs a call whose pool has one job in the calling process: the client did the work
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
+                                  processes=True) as cluster:
+        pids = set(map_ordered(lambda _: os.getpid(), range(3), scheduler=cluster.scheduler_address))
+    assert len(pids) == 1 and os.getpid() not in pids
+
+
+class _Versions:
+    """A Dask client whose workers hold these versions of tarot_solver (None: not installed)."""
+
+    def __init__(self, *versions: Any) -> None:
+        self.versions = versions
+
+    def get_versions(self, packages: Any) -> Dict[str, Any]:
+        assert packages == ["tarot_solver"]
+        return {"workers": {f"tcp://10.0.0.{i}:8786": {"packages": {"tarot_solver": v}}
+                            for i, v in enumerate(self.versions)}}
+
+
+@pytest.mark.parametrize("versions, says", [
+    ((__version__, None), "the Dask worker at tcp://10.0.0.1:8786 cannot import tarot_solver"),
+    (("0.0.1", __version__), "the Dask worker at tcp://10.0.0.0:8786 has tarot_solver 0.0.1"),
+])
+def test_workers_without_this_tarot_solver_are_named(versions: Tuple[Any, ...], says: str) -> None:
+    # such a worker could not read a task and left the cluster, and the run then waited for one
+    with pytest.raises(SchedulerError, match=re.escape(f"{says}: install tarot-solver {__version__} on every worker")):
+        _check_workers(_Versions(*versions), "tcp://10.0.0.9:8786")
+    _check_workers(_Versions(__version__, __version__), "tcp://10.0.0.9:8786")
