@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import random
 import re
 import signal
 import subprocess
@@ -12,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 import sys
-from typing import Any, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import pytest
 from click.testing import CliRunner
@@ -540,6 +541,52 @@ def test_bad_input_subprocess(bad_input: BadInput) -> None:
     fragments = [f.replace(f"{bad_input.name}:", "<stdin>:") for f in bad_input.fragments]
     assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, *fragments)
     assert "Traceback" not in proc.stderr
+
+
+_ODD_VALUES: List[Any] = [None, True, 0, -1, 3, 5, 18, 78, 1.5, 2 ** 70, "", "T21", "EX", "KS", "X", "T22", "garde",
+                          "pass", "attack", "simple", [], ["KS", "KS"], [[]], {"seat": 0}]
+
+
+def _mutated(record: Dict[str, Any], rng: random.Random) -> Dict[str, Any]:
+    """The record with one or two keys (or one item of a list) replaced by an odd value, or removed."""
+    record = json.loads(json.dumps(record))
+    for _ in range(rng.randrange(1, 3)):
+        key = rng.choice([*record, "slam", "poignees", "bids", "called", "players", "leader", "id"])
+        value = record.get(key)
+        if isinstance(value, list) and value and rng.random() < 0.5:
+            inner = value[rng.randrange(len(value))]
+            if isinstance(inner, list) and inner:
+                inner[rng.randrange(len(inner))] = rng.choice(_ODD_VALUES)
+            else:
+                value[rng.randrange(len(value))] = rng.choice(_ODD_VALUES)
+        elif key in record and rng.random() < 0.3:
+            del record[key]
+        else:
+            record[key] = rng.choice(_ODD_VALUES)
+    return record
+
+
+def test_odd_values_anywhere_in_a_record_give_an_answer_or_one_line(tmp_path: Path) -> None:
+    # seeded mutations of the examples' records, each through a command that reads records: an
+    # answer, or the one-line error; never a traceback (3,000 such runs found none, session 52)
+    rng = random.Random(52)
+    records = [json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
+               for name in ("deal.json", "midgame.json", "game.json", "play.json", "three-midgame.json",
+                            "five-midgame.json")]
+    commands = [["solve", "--nodes", "2000"], ["solve", "--made-only", "--nodes", "2000", "--json"], ["replay"],
+                ["play", "--worlds", "2", "-j", "1", "--node-budget", "2000"],
+                ["bid", "--worlds", "2", "-j", "1", "--node-budget", "2000"],
+                ["discard", "--worlds", "2", "-j", "1", "--node-budget", "2000"]]
+    path = tmp_path / "record.json"
+    errors = 0
+    for _ in range(120):
+        path.write_text(json.dumps(_mutated(rng.choice(records), rng)), encoding="utf-8")
+        result = run([*rng.choice(commands), str(path)])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+        if result.exit_code:
+            errors += 1
+            assert_one_line_error(result.exit_code, result.stdout, result.stderr)
+    assert 30 < errors < 120  # most mutations are errors, some are not (an unknown key, an id)
 
 
 def test_entry_point_script() -> None:
