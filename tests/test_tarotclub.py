@@ -154,6 +154,8 @@ def _broken(change: Any) -> Dict[str, Any]:
     (lambda d: d["deal_info"].__setitem__("dog", ""), ("key 'deal_info.dog'", "the dog is empty")),
     (lambda d: d["deal_info"].__setitem__("taker", "Nowhere"), ("key 'deal_info.taker'", "expected a seat")),
     (lambda d: d["deal_info"].__setitem__("contract", "Pass"), ("key 'deal_info.contract'", "unknown contract")),
+    (lambda d: d["deal_info"].__setitem__("taker", None), ("got null (token 'null')",)),  # spelled as in the log
+    (lambda d: d["deal_info"].__setitem__("slam", {"x": 0}), ("true or false (token '{\"x\": 0}')",)),
     (lambda d: d.pop("deal_info"), ("not a TarotClub deal log",)),
     (lambda d: d["deal_info"].__setitem__("defense_handle", "21-T"),  # the taker's trump
      ("key 'deal_info.defense_handle'", "no defender holds every card")),
