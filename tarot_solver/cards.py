@@ -25,7 +25,7 @@ import numbers
 import re
 from typing import Iterable, List, Sequence, Union
 
-from .errors import CardError
+from .errors import CardError, spelled
 
 NUM_CARDS = 78
 SPADES, HEARTS, DIAMONDS, CLUBS, TRUMPS, EXCUSE_SUIT = range(6)
@@ -119,7 +119,7 @@ _LOOKUP = {tok: c for c, tok in enumerate(_CANON)}
 def parse_card(token: str) -> int:
     """Parse one card token (canonical or alias, any case); raises :class:`CardError`."""
     if not isinstance(token, str):
-        raise CardError(f"card token must be a string, got {token!r}", token=repr(token))
+        raise CardError(f"card token must be a string, got {spelled(token)}", token=spelled(token))
     if not token.strip().isprintable():  # shown with escapes: an invisible character would read as nothing
         shown = token.strip().encode("unicode_escape").decode("ascii")
         raise CardError(f"unknown card '{shown}' (it holds a character that does not print)", token=shown)
@@ -158,7 +158,7 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False) -> List[int
     seen = 0
     for item in items:
         if isinstance(item, bool):
-            raise CardError(f"card token must be a string, got {item!r}", token=repr(item))
+            raise CardError(f"card token must be a string, got {spelled(item)}", token=spelled(item))
         if isinstance(item, int):
             if not 0 <= item < NUM_CARDS:
                 raise CardError(f"card number {item} out of range 0..77", token=str(item))

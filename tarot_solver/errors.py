@@ -8,7 +8,8 @@ with status 2.
 
 from __future__ import annotations
 
-from typing import Optional
+import json
+from typing import Any, Optional
 
 
 class TarotError(ValueError):
@@ -84,6 +85,14 @@ class WorkerError(RuntimeError):
 
 class ExtensionMissingError(ImportError):
     """The compiled core ``tarot_solver._core`` is not built."""
+
+
+def spelled(value: Any, limit: int = 40) -> str:
+    """``value`` as an input spells it, for a message: a string as it is, anything else
+    as JSON (``null``, ``true``, ``{"a": 1}``, not Python's None, True, {'a': 1}), cut
+    to ``limit`` characters so that a huge value still gives a line one can read."""
+    text = value if isinstance(value, str) else json.dumps(value, default=repr)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def one_line(text: str) -> str:

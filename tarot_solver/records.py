@@ -26,7 +26,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import rules
 from .cards import NUM_CARDS, card_token, mask_of, parse_cards, tokens
-from .errors import RecordError, TarotError
+from .errors import RecordError, TarotError, spelled
 from .scoring import ScoreResult, score, slam_outcome
 from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant, variant_for
 
@@ -44,7 +44,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 def check_seat(value: Any, key: str, players: int) -> int:
     """Return ``value`` if it is a seat (an int in 0..players-1); raise :class:`RecordError` naming it."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
-        shown = json.dumps(value, default=repr)
+        shown = spelled(json.dumps(value, default=repr))  # (a string quoted: "1" is no seat)
         raise RecordError(f"bad seat '{shown}': seats are integers 0..{players - 1}",
                           key=key, token=shown)
     return value

@@ -32,7 +32,7 @@ from typing import Any, Dict, Iterable, List, Optional
 
 from . import rules
 from .cards import EXCUSE, FULL_DECK, TRUMP_BASE, card_token, cards_of, mask_of
-from .errors import RecordError, TarotError
+from .errors import RecordError, TarotError, spelled
 from .records import VARIANT, DealRecord
 from .variant import Contract, variant_for
 
@@ -73,18 +73,13 @@ def parse_cards(value: Any, key: str) -> List[int]:
     return cards
 
 
-def _spelled(value: Any) -> str:
-    """A value of the log as the log spells it (JSON: null, not None), for an error's token."""
-    return value if isinstance(value, str) else json.dumps(value, default=repr)
-
-
 def _seat(info: Dict[str, Any], key: str, players: int) -> int:
     name = info.get(key)
     seats = SEATS[:players]
     if not isinstance(name, str) or name.strip().lower() not in seats:
         names = ", ".join(s.capitalize() for s in seats[:-1]) + f" or {seats[-1].capitalize()}"
-        raise RecordError(f"expected a seat ({names}), got {json.dumps(name)}",
-                          key=f"deal_info.{key}", token=_spelled(name))
+        raise RecordError(f"expected a seat ({names}), got {spelled(json.dumps(name))}",
+                          key=f"deal_info.{key}", token=spelled(name))
     return seats.index(name.strip().lower())
 
 
@@ -93,8 +88,8 @@ def _contract(info: Dict[str, Any]) -> Contract:
     key = str(name).strip().lower()
     if key in CONTRACTS:
         return CONTRACTS[key]
-    raise RecordError(f"unknown contract {json.dumps(name)} (expected Take, Guard, Guard without"
-                      " or Guard against)", key="deal_info.contract", token=_spelled(name))
+    raise RecordError(f"unknown contract {spelled(json.dumps(name))} (expected Take, Guard, Guard without"
+                      " or Guard against)", key="deal_info.contract", token=spelled(name))
 
 
 def strip_trailing_commas(text: str) -> str:
@@ -143,15 +138,15 @@ def rebuild(doc: Any) -> Dict[str, Any]:
         variant = variant_for(players)
     except RecordError:
         raise RecordError("expected the number of players, 3 or 4", key="deal_info.number_of_players",
-                          token=_spelled(players)) from None
+                          token=spelled(players)) from None
     if variant.partner_share:
         raise RecordError(f"a {players}-player deal cannot be converted: the log does not say which king was"
-                          " called (3 and 4 players can)", key="deal_info.number_of_players", token=_spelled(players))
+                          " called (3 and 4 players can)", key="deal_info.number_of_players", token=spelled(players))
     taker, contract = _seat(info, "taker", players), _contract(info)
     leader = _seat(info, "first_trick_lead", players)
     slam = info.get("slam", False)
     if not isinstance(slam, bool):
-        raise RecordError("expected true or false", key="deal_info.slam", token=_spelled(slam))
+        raise RecordError("expected true or false", key="deal_info.slam", token=spelled(slam))
     dog = parse_cards(info.get("dog", ""), "deal_info.dog")
     attack = parse_cards(info.get("attack_handle", ""), "deal_info.attack_handle")
     defence = parse_cards(info.get("defense_handle", ""), "deal_info.defense_handle")

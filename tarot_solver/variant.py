@@ -10,10 +10,11 @@ called partner is another player.
 from __future__ import annotations
 
 import enum
+import json
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from .errors import RecordError
+from .errors import RecordError, spelled
 
 
 class Contract(enum.Enum):
@@ -52,8 +53,8 @@ class Contract(enum.Enum):
             if c.value == key:
                 return c
         raise RecordError(
-            f"unknown contract '{name}' (expected prise, garde, garde_sans or garde_contre)",
-            token=str(name),
+            f"unknown contract '{spelled(name)}' (expected prise, garde, garde_sans or garde_contre)",
+            token=spelled(name),
         )
 
 
@@ -105,4 +106,5 @@ def variant_for(players: object) -> Variant:
     """The variant of a table of ``players``; :class:`RecordError` (key ``players``) if none is played."""
     if isinstance(players, int) and not isinstance(players, bool) and players in VARIANTS:
         return VARIANTS[players]
-    raise RecordError(f"bad number of players '{players}': 3, 4 or 5", key="players", token=str(players))
+    shown = spelled(json.dumps(players, default=repr))  # (a string quoted: "4" is no number)
+    raise RecordError(f"bad number of players '{shown}': 3, 4 or 5", key="players", token=shown)

@@ -325,6 +325,19 @@ def test_bad_seats(game_obj: Dict[str, Any], key: str, value: Any, shown: str) -
     assert err.key == key and f"bad seat '{shown}'" in str(err)
 
 
+@pytest.mark.parametrize("key, value, says", [
+    ("contract", {"x": 0}, 'unknown contract \'{"x": 0}\''),  # JSON, as the record spells it: not {'x': 0}
+    ("contract", True, "unknown contract 'true'"),
+    ("players", "4", 'bad number of players \'"4"\''),
+    ("dog", [True], "card token must be a string, got true"),
+    ("leader", list(range(100)), "bad seat '[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11...':"),  # a huge value cut short
+])
+def test_odd_values_are_shown_as_the_record_spells_them(game_obj: Dict[str, Any], key: str, value: Any,
+                                                        says: str) -> None:
+    game_obj[key] = value
+    assert says in str(error_of(game_obj))
+
+
 def test_petit_sec_voids_the_deal(petit_sec_obj: Dict[str, Any]) -> None:
     err = error_of(petit_sec_obj)
     assert err.key == "hands[0]" and "Petit sec" in str(err) and "the deal is void" in str(err)
