@@ -1304,7 +1304,8 @@ def _raise_skipped(skipped: List[int], noun: str) -> None:
 
 @main.command("convert")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the records to this file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write the records to this file ('-': stdout, as without it).")
 @click.option("--strict", is_flag=True, help="Stop at the first bad log, writing nothing.")
 def convert_command(paths: Tuple[str, ...], output: Optional[str], strict: bool) -> None:
     """Convert TarotClub played-deal logs into deal records (JSON Lines).
@@ -1315,6 +1316,7 @@ def convert_command(paths: Tuple[str, ...], output: Optional[str], strict: bool)
     lines: List[str] = []
     bad: List[str] = []
     logs = _tarotclub.log_files(paths)
+    output = None if output == "-" else output
     if output is not None and os.path.exists(output) and any(os.path.samefile(log, output) for log in logs
                                                              if os.path.exists(log)):
         raise InputError(f"--output {output} is one of the logs: it would be overwritten")

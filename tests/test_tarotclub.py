@@ -197,7 +197,7 @@ def test_dog_must_match_what_the_log_says() -> None:
 # tarot-solve convert ---------------------------------------------------------------------
 
 
-def test_convert_directory_skips_bad_logs(tmp_path: Path) -> None:
+def test_convert_directory_skips_bad_logs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(main, ["convert", str(DATA)])
     assert result.exit_code == 2
     lines = result.stdout.splitlines()
@@ -213,6 +213,10 @@ def test_convert_directory_skips_bad_logs(tmp_path: Path) -> None:
                                        "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert [r.id for r in read_records(out)] == ["h03_guard", "h01_slam"]
+    monkeypatch.chdir(tmp_path)  # '-' is stdout, as for solve and analyze; it wrote a file named '-'
+    dash = CliRunner().invoke(main, ["convert", str(DATA / "h03_guard.json"), str(DATA / "h01_slam.json"), "-o", "-"])
+    assert dash.exit_code == 0 and dash.stdout == out.read_text(encoding="utf-8")
+    assert not (tmp_path / "-").exists()
 
 
 def test_convert_strict_writes_nothing() -> None:
