@@ -1313,6 +1313,9 @@ def convert_command(paths: Tuple[str, ...], output: Optional[str], strict: bool)
     PATHS are log files or directories of them (their *.json files, by name).
     A bad log is reported and skipped (exit status 2 at the end), unless --strict.
     """
+    if "-" in paths:
+        raise InputError("-: TarotClub logs are read from files, not from stdin (a log's file name is its"
+                         " record's id)")
     lines: List[str] = []
     bad: List[str] = []
     logs = _tarotclub.log_files(paths)

@@ -229,6 +229,10 @@ def test_convert_strict_writes_nothing() -> None:
 def test_convert_missing_or_malformed_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["convert", "--strict", str(tmp_path / "none.json")])
     assert result.exit_code == 2 and "No such file" in result.stderr
+    result = CliRunner().invoke(main, ["convert", "-"], input="{}")  # it said: skipped: -: No such file
+    assert result.exit_code == 2 and result.stdout == "" and result.stderr == (
+        "tarot-solve: error: -: TarotClub logs are read from files, not from stdin (a log's file name is its"
+        " record's id)\n")
     bad = tmp_path / "bad.json"
     bad.write_text('{"deal_info": {', encoding="utf-8")
     result = CliRunner().invoke(main, ["convert", "--strict", str(bad)])
