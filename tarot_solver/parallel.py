@@ -169,16 +169,23 @@ def _backend(scheduler: Optional[str]) -> Iterator[None]:
 
 
 def _check_workers(client: Any, scheduler: str) -> None:
-    """Raise :class:`SchedulerError` unless every worker of the cluster has this
-    version of tarot_solver.  A worker without it cannot read a task: it left the
-    cluster at the first one, and the run waited for a worker until Dask's connect
+    """Raise :class:`SchedulerError` unless every worker of the cluster imports this
+    version of tarot_solver (installed or on its path: asked of the module, not of the
+    installed packages' metadata).  A worker without it cannot read a task: it left
+    the cluster at the first one, and the run waited for a worker until Dask's connect
     timeout and said the cluster had none; one of another version could answer
     otherwise than this one."""
     from . import __version__
 
-    workers = client.get_versions(packages=["tarot_solver"])["workers"]
-    for address, info in sorted(workers.items()):
-        found = info["packages"].get("tarot_solver")
+    def version() -> Optional[str]:  # (nested: sent by value, for a worker without the package)
+        import importlib
+
+        try:
+            return str(importlib.import_module("tarot_solver").__version__)
+        except ImportError:  # (the compiled core missing too)
+            return None
+
+    for address, found in sorted(client.run(version).items()):
         if found != __version__:
             has = "cannot import tarot_solver" if found is None else f"has tarot_solver {found}"
             raise SchedulerError(f"the Dask worker at {address} {has}: install tarot-solver {__version__}"

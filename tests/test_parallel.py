@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Dict, Iterator, Tuple
+from typing import Any, Callable, Dict, Iterator, Tuple
 
 import pytest
 
@@ -121,15 +121,14 @@ def test_a_cluster_of_one_worker_thread_does_the_work() -> None:
 
 
 class _Versions:
-    """A Dask client whose workers hold these versions of tarot_solver (None: not installed)."""
+    """A Dask client whose workers import these versions of tarot_solver (None: they cannot)."""
 
     def __init__(self, *versions: Any) -> None:
         self.versions = versions
 
-    def get_versions(self, packages: Any) -> Dict[str, Any]:
-        assert packages == ["tarot_solver"]
-        return {"workers": {f"tcp://10.0.0.{i}:8786": {"packages": {"tarot_solver": v}}
-                            for i, v in enumerate(self.versions)}}
+    def run(self, probe: Callable[[], Any]) -> Dict[str, Any]:
+        assert probe() == __version__  # the probe itself, here
+        return {f"tcp://10.0.0.{i}:8786": v for i, v in enumerate(self.versions)}
 
 
 @pytest.mark.parametrize("versions, says", [
