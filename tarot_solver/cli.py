@@ -1098,6 +1098,21 @@ def _require(module: str, extra: str, option: str) -> None:
         raise InputError(f"{option} needs the optional extra: pip install 'tarot-solver[{extra}]'") from None
 
 
+def _check_plot(path: str) -> None:
+    """--plot's file, before any work: an image format matplotlib writes (no suffix:
+    matplotlib adds .png), in a directory that exists."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix and suffix not in formats:
+        raise InputError(f"--plot {path}: matplotlib writes no '.{suffix}' images (it writes"
+                         f" {', '.join('.' + f for f in sorted(formats))})")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise InputError(f"--plot {path}: no directory {folder}")
+
+
 def _check_scheduler_option(ctx: click.Context, scheduler: Optional[str]) -> None:
     """--scheduler needs the dask extra, and leaves the parallelism to the cluster's
     workers: a -j given with it would be silently ignored, so it is refused."""
@@ -1141,6 +1156,7 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
     _check_scheduler_option(ctx, scheduler)
     if plot:
         _require("matplotlib", "plot", "--plot")
+        _check_plot(plot)
     if time_limit is None:
         time_limit = 0.0 if nodes else ANALYZE_TIME_LIMIT
     options = _history.AnalysisOptions(time_limit=time_limit or None, node_limit=nodes or None, table_mb=table_mb,

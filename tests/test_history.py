@@ -483,6 +483,20 @@ def test_missing_extras_fail_before_any_work(small_history: Path, monkeypatch: p
     assert not os.path.exists("x.png")
 
 
+@pytest.mark.parametrize("name, says", [
+    ("costs.001", "matplotlib writes no '.001' images (it writes .avif, .eps"),  # a traceback, after the whole run
+    ("none/costs.png", "no directory"),
+])
+def test_a_plot_that_cannot_be_written_fails_before_any_work(small_history: Path, tmp_path: Path, name: str,
+                                                              says: str) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "out.jsonl"
+    result = analyze([str(small_history), "-o", str(out), "--plot", str(tmp_path / name)])
+    assert result.exit_code == 2 and result.stdout == "" and not out.exists()
+    assert result.stderr.startswith(f"tarot-solve: error: --plot {tmp_path / name}: {says}")
+    assert len(result.stderr.splitlines()) == 1
+
+
 def test_best_card_tokens_are_canonical(analyses: Dict[str, GameAnalysis]) -> None:
     for result in analyses.values():
         for m in result.mistakes:
