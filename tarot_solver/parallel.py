@@ -9,7 +9,9 @@ however many tasks there are.
 * locally: joblib's loky process pool (``jobs`` workers, 0 means all cores; 1
   runs in this process, which keeps tracebacks and profiles simple);
 * on a cluster: joblib's Dask backend against ``scheduler`` (``tcp://HOST:PORT``),
-  which needs the optional ``dask[distributed]`` extra.
+  which needs the optional ``dask[distributed]`` extra here and this version of
+  tarot_solver on every worker (checked before any task is sent); the tasks run on
+  the workers, even where the cluster has a single thread.
 
 A progress bar is drawn on stderr (when it is a terminal) once a run has lasted
 a second.  Ctrl-C stops
