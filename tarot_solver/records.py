@@ -44,7 +44,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 def check_seat(value: Any, key: str, players: int) -> int:
     """Return ``value`` if it is a seat (an int in 0..players-1); raise :class:`RecordError` naming it."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
-        shown = spelled(json.dumps(value, default=repr))  # (a string quoted: "1" is no seat)
+        shown = spelled(value, quoted=True)
         raise RecordError(f"bad seat '{shown}': seats are integers 0..{players - 1}",
                           key=key, token=shown)
     return value

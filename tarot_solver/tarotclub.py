@@ -78,7 +78,7 @@ def _seat(info: Dict[str, Any], key: str, players: int) -> int:
     seats = SEATS[:players]
     if not isinstance(name, str) or name.strip().lower() not in seats:
         names = ", ".join(s.capitalize() for s in seats[:-1]) + f" or {seats[-1].capitalize()}"
-        raise RecordError(f"expected a seat ({names}), got {spelled(json.dumps(name))}",
+        raise RecordError(f"expected a seat ({names}), got {spelled(name, quoted=True)}",
                           key=f"deal_info.{key}", token=spelled(name))
     return seats.index(name.strip().lower())
 
@@ -88,7 +88,7 @@ def _contract(info: Dict[str, Any]) -> Contract:
     key = str(name).strip().lower()
     if key in CONTRACTS:
         return CONTRACTS[key]
-    raise RecordError(f"unknown contract {spelled(json.dumps(name))} (expected Take, Guard, Guard without"
+    raise RecordError(f"unknown contract {spelled(name, quoted=True)} (expected Take, Guard, Guard without"
                       " or Guard against)", key="deal_info.contract", token=spelled(name))
 
 

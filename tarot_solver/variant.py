@@ -10,7 +10,6 @@ called partner is another player.
 from __future__ import annotations
 
 import enum
-import json
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
@@ -106,5 +105,5 @@ def variant_for(players: object) -> Variant:
     """The variant of a table of ``players``; :class:`RecordError` (key ``players``) if none is played."""
     if isinstance(players, int) and not isinstance(players, bool) and players in VARIANTS:
         return VARIANTS[players]
-    shown = spelled(json.dumps(players, default=repr))  # (a string quoted: "4" is no number)
+    shown = spelled(players, quoted=True)
     raise RecordError(f"bad number of players '{shown}': 3, 4 or 5", key="players", token=shown)
