@@ -636,9 +636,7 @@ def _hand_input(arg: str, name: str = "HAND") -> Tuple[List[int], Optional[DealR
     label = "<stdin>" if arg == "-" else arg
     text = read_text(arg)
     if text.lstrip().startswith(("{", "[")) or Path(arg).suffix.lower() in (".json", ".jsonl"):
-        if arg == "-":
-            raise RecordError("a deal record must be given as a file, not on stdin", file=label)
-        return [], read_record(arg), {}
+        return [], read_record(arg, text), {}
     try:
         return parse_hand(text), None, {"file": label}
     except TarotError as e:
@@ -799,7 +797,7 @@ def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Opt
                 called: Optional[str], worlds: int, seed: int, jobs: int, time_budget: Optional[float],
                 node_budget: int, margin_budget: Optional[int], table_mb: int, as_json: bool) -> None:
     """Monte Carlo bid advice for HAND (18 cards; 24 at three players, 15 at five; as one argument, a text
-    file, or a deal record file)."""
+    file, or a deal record file; '-' reads either from stdin)."""
     cards, record, where = _hand_input(hand)
     players = _players(record, players)
     _check_seats(players, seat=seat, dealer=dealer)
@@ -979,16 +977,16 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
                  table_mb: int, as_json: bool) -> None:
     """Monte Carlo advice on the card to play, from what the player on turn can see.
 
-    POSITION is a deal record file ('-' for stdin), whose `played` cards stop where
-    the player on turn is to play; or that player's cards as dealt (typed, or a
-    text file; 18, or 24 with --players 3, 15 with --players 5 and --called), with
-    --seat, --taker, --contract, --dealer or --leader, the --dog of a prise or
+    POSITION is a deal record file, whose `played` cards stop where the player on
+    turn is to play; or that player's cards as dealt (typed, or a text file; 18,
+    or 24 with --players 3, 15 with --players 5 and --called); '-' reads either
+    from stdin.  With a hand, --seat, --taker, --contract, --dealer or --leader, the --dog of a prise or
     garde, --discard, --played and --poignee saying what he has seen.
     """
     given = {"--seat": seat, "--taker": taker, "--contract": contract_name, "--dealer": dealer, "--leader": leader,
              "--dog": dog, "--discard": discard, "--played": played, "--poignee": poignees or None,
              "--called": called}
-    cards, record, where = ([], read_record(position), {}) if position == "-" else _hand_input(position, "POSITION")
+    cards, record, where = _hand_input(position, "POSITION")
     players = _players(record, players)
     target: Union[DealRecord, View]
     if record is not None:

@@ -17,12 +17,13 @@ from __future__ import annotations
 import bisect
 import contextlib
 import heapq
+import io
 import itertools
 import json
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import rules
 from .cards import NUM_CARDS, card_token, mask_of, parse_cards, tokens
@@ -689,8 +690,10 @@ def _parse(doc: Any, label: str, line: int) -> Union[DealRecord, TarotError]:
         return e
 
 
-def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:
-    """Tolerant reader: ``(line, record or error)`` for every record of the file, in order.
+def iter_records(path: PathLike, text: Optional[str] = None) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:
+    """Tolerant reader: ``(line, record or error)`` for every record of the file, in order
+    (or of ``text``, the file's text already read: stdin read whole to tell a hand from a
+    record).
 
     A bad record (malformed JSON, a line that is not UTF-8, a record that breaks a
     rule) is yielded as its error and reading goes on; only a file that cannot be
@@ -704,7 +707,11 @@ def iter_records(path: PathLike) -> Iterator[Tuple[int, Union[DealRecord, TarotE
     label = _file_label(path)
     stdin = os.fspath(path) == "-"
     with contextlib.ExitStack() as stack:
-        f = sys.stdin.buffer if stdin else stack.enter_context(open(path, "rb"))
+        f: Iterable[bytes]
+        if text is not None:
+            f = io.BytesIO(text.encode("utf-8"))
+        else:
+            f = sys.stdin.buffer if stdin else stack.enter_context(open(path, "rb"))
         pending: List[Optional[str]] = []  # the lines from one that may open a value spanning several
         undecoded: List[Tuple[int, Any]] = []  # those of them that are not UTF-8, with the error
         base = 0  # the line number of pending[0]
@@ -765,19 +772,21 @@ def count_records(path: PathLike) -> Optional[int]:
     return count
 
 
-def read_records(path: PathLike) -> List[DealRecord]:
-    """All records of a file (one JSON object, or JSON Lines); raises on the first bad one."""
+def read_records(path: PathLike, text: Optional[str] = None) -> List[DealRecord]:
+    """All records of a file (one JSON object, or JSON Lines; ``text``: its text already
+    read); raises on the first bad one."""
     records = []
-    for _, item in iter_records(path):
+    for _, item in iter_records(path, text):
         if isinstance(item, TarotError):
             raise item
         records.append(item)
     return records
 
 
-def read_record(path: PathLike) -> DealRecord:
-    """The one record of a file; raises :class:`RecordError` if it holds several."""
-    records = read_records(path)
+def read_record(path: PathLike, text: Optional[str] = None) -> DealRecord:
+    """The one record of a file (``text``: its text already read); raises
+    :class:`RecordError` if it holds several."""
+    records = read_records(path, text)
     if len(records) != 1:
         raise RecordError(f"expected one deal record, found {len(records)}", file=_file_label(path))
     return records[0]

@@ -508,6 +508,31 @@ def test_play_from_a_typed_view_equals_play_from_the_record(k: int, write: Calla
     assert a == b and a["seat"] == seat
 
 
+@pytest.mark.parametrize("command, example", [("bid", "deal.json"), ("discard", "deal.json"), ("play", "play.json")])
+def test_a_record_on_stdin_is_read_as_from_its_file(command: str, example: str) -> None:
+    """'-' takes a deal record as well as a hand, for each command taking either."""
+    text = (EXAMPLES / example).read_text(encoding="utf-8")
+    from_file = invoke([command, str(EXAMPLES / example), "--json"] + CLI_FAST)
+    from_stdin = CliRunner().invoke(main, [command, "-", "--json"] + CLI_FAST, input=text)
+    assert from_file.exit_code == from_stdin.exit_code == 0, from_stdin.output
+    a, b = json.loads(from_file.stdout), json.loads(from_stdin.stdout)
+    for key in ("seconds", "cpu_seconds"):
+        del a[key], b[key]
+    assert a == b and a["id"] is not None
+
+
+def test_play_takes_a_hand_on_stdin() -> None:
+    record = _prefix(25)
+    view = _typed_view(record, record.state().to_play)
+    typed = invoke(["play", *view, "--json"] + CLI_FAST)
+    stdin = CliRunner().invoke(main, ["play", "-", *view[1:], "--json"] + CLI_FAST, input=view[0])
+    assert typed.exit_code == stdin.exit_code == 0, stdin.output
+    a, b = json.loads(typed.stdout), json.loads(stdin.stdout)
+    for key in ("seconds", "cpu_seconds"):
+        del a[key], b[key]
+    assert a == b
+
+
 PLAYED_22 = "KD 2D T6 8D KH 2H EX 8H KC 3C 9C 2C 1C 5C 10C T2 KS T7 3S 2S 4C 6C"
 DEFENDER_3 = ["2S 7S CS 1H 3H 4H 4D 5D 7D 9D QD KD 9C 10C T4 T12 T16 EX", "--seat", "3", "--taker", "1",
               "--contract", "garde", "--dealer", "2"]
