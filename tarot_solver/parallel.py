@@ -28,6 +28,7 @@ import logging
 import os
 import re
 import signal
+import socket
 import sys
 import threading
 import time
@@ -112,10 +113,13 @@ def _check_scheduler(address: str, timeout: float) -> None:
     ``address`` within ``timeout`` seconds.  Dask's client bounds the connection but not
     the handshake, so something that accepts and stays silent made it wait forever, and
     one that answers something else (an HTTP server) made it read a bogus frame length
-    and fail to allocate exabytes."""
+    and fail to allocate exabytes.  A TCP port where nothing listens is refused at once:
+    Dask's client retries a refused connection until its timeout (30 s by default)."""
     import asyncio
 
     from distributed.comm import connect
+
+    _check_listening(address, timeout)
 
     async def handshake() -> None:
         comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
@@ -135,6 +139,31 @@ def _check_scheduler(address: str, timeout: float) -> None:
         reason = str(e) or type(e).__name__
         raise SchedulerError(f"no Dask scheduler answers there ({reason})", key="scheduler",
                              token=address) from None
+
+
+def _check_listening(address: str, timeout: float) -> None:
+    """Raise :class:`SchedulerError` if ``address`` is a TCP or TLS address whose host is
+    unknown or refuses a connection to its port (other schemes and errors are left to
+    Dask, which retries these until its timeout)."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError):
+        return  # Dask's connect names what is wrong with the address
+    if scheme not in ("tcp", "tls"):
+        return
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except ConnectionRefusedError:
+        raise SchedulerError("no Dask scheduler answers there (connection refused)", key="scheduler",
+                             token=address) from None
+    except socket.gaierror as e:
+        raise SchedulerError(f"host '{host}' not found ({e.strerror})", key="scheduler", token=address) from None
+    except OSError:
+        return
 
 
 @contextlib.contextmanager

@@ -409,6 +409,28 @@ def test_a_scheduler_address_where_dask_does_not_answer(small_history: Path, rep
     assert result.stderr == (f"tarot-solve: error: key 'scheduler': {fragment} (token '{server.address}')\n")
 
 
+def _closed_port() -> int:
+    """A loopback port where nothing listens (bound, then closed)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("address, fragment", [
+    (f"tcp://127.0.0.1:{_closed_port()}", "no Dask scheduler answers there (connection refused)"),
+    ("tcp://no-such-host.invalid:8786", "host 'no-such-host.invalid' not found"),
+])
+def test_a_refused_or_unknown_scheduler_address_is_named_at_once(small_history: Path, address: str,
+                                                                 fragment: str) -> None:
+    """Dask's client retries these until its connect timeout (30 s by default) and then
+    says only that it timed out."""
+    pytest.importorskip("dask.distributed")
+    result = analyze([str(small_history), "--scheduler", address])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"tarot-solve: error: key 'scheduler': {fragment}")
+    assert result.stderr.endswith(f"(token '{address}')\n")
+
+
 def test_a_scheduler_without_workers_is_an_error(small_history: Path) -> None:
     dask = pytest.importorskip("dask")
     distributed = pytest.importorskip("dask.distributed")
