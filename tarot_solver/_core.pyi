@@ -5,7 +5,8 @@ from typing import List, Optional, Sequence, Tuple
 MAX_TABLE_BYTES: int
 
 class Core:
-    """One search engine: a position, a transposition table and counters."""
+    """One search engine: a position, a transposition table and counters.  Not
+    thread-safe: its searches release the GIL (``Solver`` serialises its requests)."""
 
     def __init__(self, table_bytes: int = ...) -> None: ...
     @property

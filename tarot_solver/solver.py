@@ -18,18 +18,21 @@ instead of hanging.
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import numbers
 import threading
 import time
 from dataclasses import dataclass, field, replace
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, cast
 
 from . import _core
 from .cards import OUDLERS
 from .parallel import map_ordered
 from .proofsearch import LEAF_NODES, ProofSearch
 from .rules import PlayState
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
 
 DEFAULT_TABLE_MB = 256
 #: the largest table the core can address (34,816 MiB)
@@ -245,16 +248,29 @@ def position_args(state: PlayState) -> CoreArgs:
             [state.variant.target_half_points(n) for n in range(4)])
 
 
+def _one_at_a_time(method: _Method) -> _Method:
+    """A :class:`Solver` method that uses its core: requests from other threads wait
+    (the core releases the GIL while it searches, and two searches on one table
+    crashed the process)."""
+    @functools.wraps(method)
+    def exclusive(self: "Solver", *args: Any, **kwargs: Any) -> Any:
+        with self._busy:
+            return method(self, *args, **kwargs)
+    return cast(_Method, exclusive)
+
+
 class Solver:
     """A double-dummy solver with its own transposition table.
 
-    Not thread-safe; use one per thread or process.  The GIL is released while
-    the core searches.
+    It serves one request at a time: a request from another thread waits until
+    the one in progress ends.  To search in parallel, use one solver per thread
+    (the GIL is released while the core searches) or per process.
     """
 
     def __init__(self, table_mb: int = DEFAULT_TABLE_MB) -> None:
         _check_table_mb(table_mb)
         self._core = _core.Core(int(table_mb) * 1024 * 1024)
+        self._busy = threading.RLock()
         self.last_stats = SearchStats(0, 0, 0, 0)
         self.status: Optional[SearchStatus] = None
         self._stop = 0.0  # stop_after's time on the core's clock (0.0: none)
@@ -276,6 +292,7 @@ class Solver:
         """Nodes searched by the current (or last) request so far."""
         return self._core.nodes
 
+    @_one_at_a_time
     def clear(self) -> None:
         """Empty the transposition table."""
         self._core.clear_table()
@@ -295,6 +312,7 @@ class Solver:
         """Whether :meth:`stop_after`'s time has come (a request may have been cut)."""
         return bool(self._stop) and self._core.now() >= self._stop
 
+    @_one_at_a_time
     def set_options(self, *, table: Optional[bool] = None, bounds: Optional[bool] = None,
                     merge: Optional[bool] = None, partition: Optional[bool] = None,
                     scan: Optional[bool] = None, abstract: Optional[bool] = None,
@@ -522,6 +540,7 @@ class Solver:
         """Whether the contract is made under double-dummy play (one null-window probe)."""
         return self.at_least(state, 0.0, time_limit=time_limit, node_limit=node_limit)
 
+    @_one_at_a_time
     def at_least(self, state: PlayState, margin: float, *, time_limit: Optional[float] = None,
                  node_limit: Optional[int] = None) -> SolveResult:
         """Whether the margin is at least ``margin`` points (one null-window probe).
@@ -560,6 +579,7 @@ class Solver:
             seconds=time.perf_counter() - start,
         )
 
+    @_one_at_a_time
     def solve(self, state: PlayState, *, time_limit: Optional[float] = None,
               node_limit: Optional[int] = None, all_cards: bool = False,
               pv: bool = True) -> SolveResult:
@@ -617,7 +637,7 @@ _worker = threading.local()
 def worker_solver(table_mb: int = DEFAULT_TABLE_MB) -> Solver:
     """This thread's solver, created on first use and kept for the next tasks.
 
-    One table per worker thread (a Solver is not thread-safe): allocating and
+    One table per worker thread (a Solver serves one request at a time): allocating and
     faulting in a large table per task would cost more than clearing it.
     """
     cached = getattr(_worker, "solver", None)

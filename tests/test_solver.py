@@ -6,6 +6,7 @@ import dataclasses
 import json
 import random
 import re
+import threading
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pytest
@@ -335,6 +336,32 @@ def test_stop_after_ends_every_request_and_changes_none_it_does_not_reach() -> N
     assert alike(later.solve(st, node_limit=20_000), Solver(64).solve(st, node_limit=20_000))
     with pytest.raises(ValueError, match="finite number"):
         later.stop_after(float("nan"))
+
+
+def test_one_solver_shared_by_threads_serves_one_request_at_a_time() -> None:
+    # the core releases the GIL: two searches on one table crashed the process
+    rng = random.Random(5)
+    states = [random_position(rng, 8) for _ in range(3)]
+    alone = [Solver(16).solve(st, pv=False).margin for st in states]
+    shared, got, failures = Solver(16), {}, []
+
+    def work(i: int) -> None:
+        try:
+            for k in range(6):
+                st = states[(i + k) % 3]
+                if k == 3:
+                    shared.clear()
+                got[i, k] = (shared.solve(st, pv=False).margin, shared.made(st).made)
+        except Exception as e:  # pragma: no cover (reported below)
+            failures.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+    assert got == {(i, k): (alone[(i + k) % 3], alone[(i + k) % 3] >= 0) for i in range(3) for k in range(6)}
 
 
 def test_probes_sharing_a_limit_keep_the_value_in_their_bounds(monkeypatch: Any) -> None:
