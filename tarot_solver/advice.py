@@ -49,7 +49,7 @@ import math
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import rules
 from .cards import (EXCUSE_SUIT, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler,
@@ -460,6 +460,8 @@ def bidding_position(seat: int, dealer: Optional[int], bids: Optional[Sequence[s
         check_seat(dealer, "dealer", players)
     if bids is None:
         bids = ["pass"] * ((seat - dealer - 1) % n if dealer is not None else 0)
+    elif isinstance(bids, (str, bytes)) or not isinstance(bids, Iterable):
+        raise TypeError(f"bids must be a sequence of bids ('pass', 'garde'...), not {type(bids).__name__}")
     try:
         names = tuple("pass" if str(b).strip().lower() == "pass" else Contract.parse(b).value for b in bids)
         rules.bidding_result(names, n)
@@ -807,9 +809,11 @@ def play_advice(position: Union[DealRecord, View], *, worlds: int = DEFAULT_WORL
     """
     if isinstance(position, DealRecord):
         view = View.of_record(position, position.position().to_play)
-    else:
+    elif isinstance(position, View):
         view = position
         check_hand(cards_of(view.hand), variant=variant_for(view.players))
+    else:
+        raise TypeError(f"position must be a DealRecord or a View, not {type(position).__name__}")
     constraints = view.constraints()
     state = world_position(view, constraints, Sampler(constraints).sample(world_rng(seed, 0)))
     if state.over:

@@ -585,6 +585,10 @@ def test_the_advice_takes_cards_as_tokens_and_contracts_by_name() -> None:
             call()
     with pytest.raises(TypeError, match="contract must be a Contract or its name"):
         advice.discard_advice(hand, EXAMPLE_DOG, 2, **FAST)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="position must be a DealRecord or a View, not dict"):
+        advice.play_advice({"hands": []}, **FAST)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"bids must be a sequence of bids \('pass', 'garde'...\), not str"):
+        advice.bid_advice(EXAMPLE_HAND, seat=2, dealer=0, bids="pass", **FAST)
 
 
 def test_the_workers_table_size_is_an_option() -> None:
