@@ -615,6 +615,8 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
     mask = _hand_arg(hand, variant)
     dog_mask = check_dog(mask, _cards_arg(dog, "dog"), variant)
     called = call_for(mask, _card_arg(called, "called"), variant)
+    if isinstance(candidates, bool) or not isinstance(candidates, int):
+        raise TypeError(f"candidates must be an integer, not {candidates!r}")
     if candidates < 1:
         raise RecordError(f"the number of candidates must be at least 1, not {candidates}", token=str(candidates))
     if dealer is None:

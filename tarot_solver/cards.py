@@ -153,7 +153,11 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False) -> List[int
     if isinstance(cards, str):
         items: Sequence[Union[str, int]] = [t for t in re.split(r"[\s,]+", cards.strip()) if t]
     else:
-        items = list(cards)
+        try:
+            items = list(cards)
+        except TypeError:
+            raise TypeError("cards must be a string of tokens or a sequence of cards (tokens or numbers),"
+                            f" not {type(cards).__name__}") from None
     out: List[int] = []
     seen = 0
     for item in items:

@@ -47,6 +47,13 @@ def test_a_list_of_tokens_is_a_hand() -> None:
     assert parse_hand(list(reversed(CARDS))) == sorted(CARDS)
 
 
+def test_cards_of_the_wrong_type_are_named() -> None:
+    for odd in (18, 1.5, None):
+        with pytest.raises(TypeError, match=f"cards must be a string of tokens or a sequence of cards"
+                                            rf" \(tokens or numbers\), not {type(odd).__name__}"):
+            parse_cards(odd)  # type: ignore[arg-type]
+
+
 def test_ten_and_one_are_unambiguous() -> None:
     assert format_hand(parse_hand("S:101 H:110 D:10 C:1")) == "S:101 H:101 D:10 C:1 T:-"
 
