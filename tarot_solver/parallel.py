@@ -113,13 +113,14 @@ def _check_scheduler(address: str, timeout: float) -> None:
     ``address`` within ``timeout`` seconds.  Dask's client bounds the connection but not
     the handshake, so something that accepts and stays silent made it wait forever, and
     one that answers something else (an HTTP server) made it read a bogus frame length
-    and fail to allocate exabytes.  A TCP port where nothing listens is refused at once:
-    Dask's client retries a refused connection until its timeout (30 s by default)."""
+    and fail to allocate exabytes.  A refused connection or an unknown host is tried
+    again until the timeout, as Dask's client does (a scheduler may be starting), with
+    a note on stderr saying so."""
     import asyncio
 
     from distributed.comm import connect
 
-    _check_listening(address, timeout)
+    _note_unreachable(address, timeout)
 
     async def handshake() -> None:
         comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
@@ -141,10 +142,10 @@ def _check_scheduler(address: str, timeout: float) -> None:
                              token=address) from None
 
 
-def _check_listening(address: str, timeout: float) -> None:
-    """Raise :class:`SchedulerError` if ``address`` is a TCP or TLS address whose host is
-    unknown or refuses a connection to its port (other schemes and errors are left to
-    Dask, which retries these until its timeout)."""
+def _note_unreachable(address: str, timeout: float) -> None:
+    """Say on stderr why the wait may be long if ``address`` is a TCP or TLS address
+    whose host is unknown or refuses a connection to its port: Dask's client keeps
+    trying until its timeout without a word (other schemes and errors say nothing)."""
     from distributed.comm.addressing import parse_address, parse_host_port
 
     try:
@@ -155,15 +156,17 @@ def _check_listening(address: str, timeout: float) -> None:
     if scheme not in ("tcp", "tls"):
         return
     try:
-        with socket.create_connection((host, port), timeout=timeout):
-            pass
+        with socket.create_connection((host, port), timeout=min(timeout, 2.0)):
+            return
     except ConnectionRefusedError:
-        raise SchedulerError("no Dask scheduler answers there (connection refused)", key="scheduler",
-                             token=address) from None
+        reason = "connection refused"
     except socket.gaierror as e:
-        raise SchedulerError(f"host '{host}' not found ({e.strerror})", key="scheduler", token=address) from None
+        reason = f"host '{host}' not found: {e.strerror}"
     except OSError:
         return
+    sys.stderr.write(f"tarot-solve: note: no Dask scheduler at {address} yet ({reason}); trying until"
+                     f" Dask's connect timeout, {timeout:g} s\n")
+    sys.stderr.flush()
 
 
 @contextlib.contextmanager

@@ -416,19 +416,48 @@ def _closed_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.mark.parametrize("address, fragment", [
-    (f"tcp://127.0.0.1:{_closed_port()}", "no Dask scheduler answers there (connection refused)"),
-    ("tcp://no-such-host.invalid:8786", "host 'no-such-host.invalid' not found"),
+@pytest.mark.parametrize("address, reason", [
+    (f"tcp://127.0.0.1:{_closed_port()}", "connection refused"),
+    ("tcp://no-such-host.invalid:8786", "host 'no-such-host.invalid' not found: "),
 ])
-def test_a_refused_or_unknown_scheduler_address_is_named_at_once(small_history: Path, address: str,
-                                                                 fragment: str) -> None:
-    """Dask's client retries these until its connect timeout (30 s by default) and then
-    says only that it timed out."""
+def test_a_refused_or_unknown_scheduler_address_is_noted_while_it_is_tried(small_history: Path, address: str,
+                                                                          reason: str) -> None:
+    """Dask's client tries these again until its connect timeout, without a word."""
+    dask = pytest.importorskip("dask")
     pytest.importorskip("dask.distributed")
-    result = analyze([str(small_history), "--scheduler", address])
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        result = analyze([str(small_history), "--scheduler", address])
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr.startswith(f"tarot-solve: error: key 'scheduler': {fragment}")
-    assert result.stderr.endswith(f"(token '{address}')\n")
+    note, error, *rest = result.stderr.splitlines()
+    assert note.startswith(f"tarot-solve: note: no Dask scheduler at {address} yet ({reason}")
+    assert note.endswith("; trying until Dask's connect timeout, 1 s")
+    assert error.startswith("tarot-solve: error: key 'scheduler': no Dask scheduler answer")
+    assert error.endswith(f"(token '{address}')") and rest == []
+
+
+def test_a_scheduler_that_starts_after_the_run_is_used(small_history: Path, tmp_path: Path) -> None:
+    # a scheduler launched beside the run (a batch script's `dask scheduler &`) may listen only
+    # after the run first tries it: it is tried again until Dask's connect timeout
+    dask = pytest.importorskip("dask")
+    distributed = pytest.importorskip("dask.distributed")
+    port = _closed_port()
+    result: Dict[str, Any] = {}
+
+    def run() -> None:
+        with dask.config.set({"distributed.comm.timeouts.connect": "20s"}):
+            result["run"] = analyze([str(small_history), "--scheduler", f"tcp://127.0.0.1:{port}",
+                                     "-o", str(tmp_path / "out.jsonl"), "--nodes", "2000"])
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    time.sleep(2)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, host="127.0.0.1", scheduler_port=port,
+                                  dashboard_address=None):
+        thread.join(120)
+    assert not thread.is_alive()
+    assert result["run"].exit_code == 0, result["run"].stderr
+    assert "no Dask scheduler at" in result["run"].stderr
+    assert (tmp_path / "out.jsonl").read_text(encoding="utf-8").count("\n") == len(small_history.read_text().splitlines())
 
 
 def test_a_scheduler_without_workers_is_an_error(small_history: Path) -> None:
