@@ -979,9 +979,10 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
 
     POSITION is a deal record file, whose `played` cards stop where the player on
     turn is to play; or that player's cards as dealt (typed, or a text file; 18,
-    or 24 with --players 3, 15 with --players 5 and --called); '-' reads either
-    from stdin.  With a hand, --seat, --taker, --contract, --dealer or --leader, the --dog of a prise or
-    garde, --discard, --played and --poignee saying what he has seen.
+    or 24 with --players 3, 15 with --players 5 and --called), with --seat,
+    --taker, --contract, --dealer or --leader, the --dog of a prise or garde,
+    --discard, --played and --poignee saying what he has seen.  '-' reads either
+    from stdin.
     """
     given = {"--seat": seat, "--taker": taker, "--contract": contract_name, "--dealer": dealer, "--leader": leader,
              "--dog": dog, "--discard": discard, "--played": played, "--poignee": poignees or None,
