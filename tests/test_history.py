@@ -535,7 +535,7 @@ def test_missing_extras_fail_before_any_work(small_history: Path, monkeypatch: p
 
 
 @pytest.mark.parametrize("name, says", [
-    ("costs.001", "matplotlib writes no '.001' images (it writes .avif, .eps"),  # a traceback, after the whole run
+    ("costs.001", "matplotlib writes no '.001' images (it writes "),  # a traceback, after the whole run
     ("none/costs.png", "no directory"),
 ])
 def test_a_plot_that_cannot_be_written_fails_before_any_work(small_history: Path, tmp_path: Path, name: str,
@@ -546,6 +546,7 @@ def test_a_plot_that_cannot_be_written_fails_before_any_work(small_history: Path
     assert result.exit_code == 2 and result.stdout == "" and not out.exists()
     assert result.stderr.startswith(f"tarot-solve: error: --plot {tmp_path / name}: {says}")
     assert len(result.stderr.splitlines()) == 1
+    assert name.endswith(".png") or ".pdf, .pgf, .png," in result.stderr  # (the list is matplotlib's own)
 
 
 def test_best_card_tokens_are_canonical(analyses: Dict[str, GameAnalysis]) -> None:
