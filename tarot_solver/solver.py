@@ -275,6 +275,10 @@ class Solver:
         self.status: Optional[SearchStatus] = None
         self._stop = 0.0  # stop_after's time on the core's clock (0.0: none)
 
+    def __reduce__(self) -> Any:
+        raise TypeError("a Solver cannot be pickled or copied: its table is native memory; create one in"
+                        " each process (tarot_solver.solver.worker_solver keeps one per thread)")
+
     @property
     def table_bytes(self) -> int:
         """The most memory the table may take (``table_mb``, in whole buckets)."""

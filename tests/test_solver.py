@@ -364,6 +364,18 @@ def test_one_solver_shared_by_threads_serves_one_request_at_a_time() -> None:
     assert got == {(i, k): (alone[(i + k) % 3], alone[(i + k) % 3] >= 0) for i in range(3) for k in range(6)}
 
 
+def test_a_solver_is_not_pickled_but_its_results_are() -> None:
+    import copy
+    import pickle
+
+    solver = Solver(8)
+    for attempt in (pickle.dumps, copy.copy, copy.deepcopy):
+        with pytest.raises(TypeError, match="a Solver cannot be pickled or copied: its table is native memory"):
+            attempt(solver)
+    result = solver.solve(random_position(random.Random(1), 4))
+    assert pickle.loads(pickle.dumps(result)) == result
+
+
 def test_probes_sharing_a_limit_keep_the_value_in_their_bounds(monkeypatch: Any) -> None:
     # under a limit, probes after the first get half of what remains and move
     # up when stopped: whatever they prove must still contain the value
