@@ -280,6 +280,15 @@ class RunInfo:
     undecided_worlds: int  # worlds with at least one undecided question
 
 
+def _check_count(key: str, value: int, low: int) -> None:
+    """An integer argument ``key`` of at least ``low``: TypeError if not an integer,
+    :class:`RecordError` naming it if too small."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{key} must be an integer, not {value!r}")
+    if value < low:
+        raise RecordError(f"{key} must be at least {low}, not {value}", key=key, token=str(value))
+
+
 def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int, leader: int, worlds: int,
          seed: int, jobs: int, time_budget: Optional[float], node_budget: int, margin_budget: int,
          table_mb: int, worlds_per_task: int, progress: Optional[str],
@@ -287,10 +296,7 @@ def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int,
     """Solve ``questions`` in worlds 0..worlds-1 (a prefix of them if time runs out)."""
     for key, value, low in (("worlds", worlds, 1), ("seed", seed, 0), ("jobs", jobs, 0),
                             ("node_budget", node_budget, 1), ("margin_budget", margin_budget, 0)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{key} must be an integer, not {value!r}")
-        if value < low:
-            raise RecordError(f"{key} must be at least {low}, not {value}", key=key, token=str(value))
+        _check_count(key, value, low)
     if time_budget is not None and not (isinstance(time_budget, (int, float)) and time_budget > 0):
         raise RecordError(f"time_budget must be a positive number of seconds (or None), not {time_budget!r}",
                           key="time_budget", token=str(time_budget))
@@ -615,10 +621,7 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
     mask = _hand_arg(hand, variant)
     dog_mask = check_dog(mask, _cards_arg(dog, "dog"), variant)
     called = call_for(mask, _card_arg(called, "called"), variant)
-    if isinstance(candidates, bool) or not isinstance(candidates, int):
-        raise TypeError(f"candidates must be an integer, not {candidates!r}")
-    if candidates < 1:
-        raise RecordError(f"the number of candidates must be at least 1, not {candidates}", token=str(candidates))
+    _check_count("candidates", candidates, 1)
     if dealer is None:
         dealer = (seat - 1) % players
     check_seat(dealer, "dealer", players)

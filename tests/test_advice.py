@@ -579,6 +579,8 @@ def test_the_advice_takes_cards_as_tokens_and_contracts_by_name() -> None:
                       (lambda: advice.bid_advice("S:C", **FAST), "key 'hand': a hand holds 18 cards, got 1"),
                       (lambda: advice.discard_advice("S:C", EXAMPLE_DOG, "garde", **FAST), "key 'hand'"),
                       (lambda: advice.bid_advice(EXAMPLE_HAND, **{**FAST, "jobs": -1}), "key 'jobs'"),
+                      (lambda: advice.discard_advice(hand, EXAMPLE_DOG, "garde", candidates=0, **FAST),
+                       "key 'candidates': candidates must be at least 1, not 0"),
                       (lambda: advice.view_of(3, DEFENDER_3[0], taker=1, contract="garde", leader=3, dog=DOG[1],
                                               played=[99]), "key 'played'")):
         with pytest.raises(TarotError, match=key):
