@@ -3638,6 +3638,48 @@ DEF FIRST_TABLE = 8 << 20   # bytes: the table's first size (tt_grow)
 MAX_TABLE_BYTES = (1 << 24) * sizeof(Bucket)
 
 
+cdef extern from *:
+    """
+    #ifndef TAROT_BUILD
+    #define TAROT_BUILD "unknown"
+    #endif
+    #ifndef TAROT_SOURCE
+    #define TAROT_SOURCE ""
+    #endif
+    /* Whether this CPU (and its OS, for the AVX registers) runs code compiled
+       for x86-64-v3: AVX2, BMI1/2, FMA (and LZCNT, MOVBE, F16C, which every
+       CPU with those has).  A runtime test: it works whatever this file was
+       compiled for. */
+    static int tc_cpu_has_x86_64_v3(void) {
+    #if (defined(__x86_64__) || defined(_M_X64)) && (defined(__GNUC__) || defined(__clang__))
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx") && __builtin_cpu_supports("avx2")
+            && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2")
+            && __builtin_cpu_supports("fma") && __builtin_cpu_supports("popcnt");
+    #else
+        return 0;
+    #endif
+    }
+    """
+    const char* TAROT_BUILD
+    const char* TAROT_SOURCE
+    int tc_cpu_has_x86_64_v3()
+
+#: the instruction set this build targets: ``portable`` (any CPU of its
+#: architecture), ``x86-64-v3`` (the variant ``tarot_solver`` loads instead
+#: where the CPU has it), an ``-march`` named at build time (``native``...),
+#: or ``debug``
+BUILD = TAROT_BUILD.decode()
+#: a digest of the source this build was compiled from: a variant is used only
+#: with the portable build of the same source
+SOURCE = TAROT_SOURCE.decode()
+
+
+def cpu_has_x86_64_v3() -> bool:
+    """Whether this CPU runs the ``x86-64-v3`` build."""
+    return bool(tc_cpu_has_x86_64_v3())
+
+
 cdef uint64_t first_buckets(uint64_t most) noexcept nogil:
     """The table's first bucket count: ``most`` halved while above
     FIRST_TABLE, so that doubling reaches at most ``most``."""

@@ -3,6 +3,12 @@
 from typing import List, Optional, Sequence, Tuple
 
 MAX_TABLE_BYTES: int
+#: what this build targets: ``portable``, ``x86-64-v3``, an ``-march`` target, or ``debug``
+BUILD: str
+#: a digest of the source this build was compiled from
+SOURCE: str
+
+def cpu_has_x86_64_v3() -> bool: ...
 
 class Core:
     """One search engine: a position, a transposition table and counters.  Not

@@ -26,6 +26,7 @@ def _stub() -> Tuple[Dict[str, Member], set]:
     """Core's members and the module's other names, as the stub declares them."""
     tree = ast.parse(STUB.read_text(encoding="utf-8"))
     names = {t.target.id for t in tree.body if isinstance(t, ast.AnnAssign) and isinstance(t.target, ast.Name)}
+    names |= {t.name for t in tree.body if isinstance(t, ast.FunctionDef)}
     core = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Core")
     members: Dict[str, Member] = {}
     for f in core.body:
