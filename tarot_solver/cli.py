@@ -17,13 +17,16 @@ Every command is a subcommand of the click group :data:`main`; to add one, write
 from __future__ import annotations
 
 import errno
+import io
 import itertools
 import json
 import math
 import os
 import re
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 from collections import Counter, deque
 from contextlib import contextmanager, suppress
@@ -37,7 +40,8 @@ from . import __version__
 from . import advice as _advice
 from . import history as _history
 from . import tarotclub as _tarotclub
-from .cards import NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, card_token, cards_of, parse_cards, points, tokens
+from .cards import (EXCUSE, HALF_POINTS, NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, card_token, cards_of,
+                    is_king, is_oudler, parse_cards, points, tokens)
 from .errors import RecordError, TarotError, WorkerError
 from .errors import one_line as _one_line
 from .notation import format_hand, parse_hand
@@ -53,6 +57,8 @@ from .variant import VARIANTS, Contract, Variant, variant_for
 PROG = "tarot-solve"
 #: a task of a batch (`_batch`)
 T = TypeVar("T")
+#: the key in ``ctx.meta`` of the copy of stdin that a batch with --strict reads twice (`_read`)
+STDIN_COPY = "tarot_solver.stdin_copy"
 #: the highest seat of the largest table (each command checks the seat against its own table)
 MAX_SEAT = max(VARIANTS) - 1
 #: the most local worker processes (-j) and Monte Carlo worlds (--worlds) a command takes
@@ -231,7 +237,7 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
     if not half.is_integer() or not 0 <= half <= TOTAL_HALF_POINTS:
         raise RecordError(f"points '{card_points:g}' are not a multiple of 0.5 in 0..{TOTAL_HALF_POINTS // 2}",
                           key="--points", token=f"{card_points:g}")
-    _check_possible(int(half), oudlers, poignees, slam, petit_au_bout, variant)
+    _check_possible(int(half), oudlers, poignees, slam, petit_au_bout, contract, variant)
     res = score(contract, int(half), oudlers,
                 petit_au_bout=None if petit_au_bout is None else petit_au_bout == "attack",
                 poignees=[POIGNEE_NAMES.index(p) for p in poignees], slam=slam, variant=variant,
@@ -257,7 +263,7 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
 
 
 def _check_possible(half: int, oudlers: int, poignees: Tuple[str, ...], slam: Optional[str],
-                    petit_au_bout: Optional[str], variant: Variant) -> None:
+                    petit_au_bout: Optional[str], contract: Contract, variant: Variant) -> None:
     """Refuse what no deal ends in: points that cannot hold the oudlers, a slam the
     points deny, a Petit au bout won by a camp that has not got the Petit or won no
     trick, poignées showing more trumps than there are."""
@@ -266,15 +272,16 @@ def _check_possible(half: int, oudlers: int, poignees: Tuple[str, ...], slam: Op
     low = max(0, 9 * oudlers - 1)
     high = TOTAL_HALF_POINTS - max(0, 9 * (len(OUDLERS) - oudlers) - 1)
     if not low <= half <= high:
-        raise RecordError(f"{points(half)} points with {oudlers} oudler(s): only {points(low)} to"
+        raise RecordError(f"{points(half)} points with {_history.plural(oudlers, 'oudler')}: only {points(low)} to"
                           f" {points(high)} are possible", key="--points", token=f"{points(half)}")
     taker_slam = slam in ("announced-made", "unannounced-made")
-    if taker_slam and half < TOTAL_HALF_POINTS - 8:
-        raise RecordError(f"a slam made by the taker leaves him 87 points at least, not {points(half)}",
-                          key="--slam", token=slam)
-    if slam == "defence" and half > 9:
-        raise RecordError(f"after a defence slam the taker has 4.5 points at most (his Excuse), not"
-                          f" {points(half)}", key="--slam", token=slam)
+    least, most = _slam_points(contract, variant)
+    if taker_slam and half < least:
+        raise RecordError(f"a slam made by the taker leaves him {points(least)} points at least in a"
+                          f" {contract.value}, not {points(half)}", key="--slam", token=slam)
+    if slam == "defence" and half > most:
+        raise RecordError(f"after a defence slam the taker has {points(most)} points at most in a"
+                          f" {contract.value}, not {points(half)}", key="--slam", token=slam)
     # the camp of a Petit au bout won the trick holding the Petit: it has the Petit,
     # and a trick
     if petit_au_bout == "attack" and (oudlers == 0 or slam == "defence"):
@@ -291,6 +298,27 @@ def _check_possible(half: int, oudlers: int, poignees: Tuple[str, ...], slam: Op
                           " (21 trumps and the Excuse)", key="--poignee", token=" ".join(poignees))
 
 
+def _slam_points(contract: Contract, variant: Variant) -> Tuple[int, int]:
+    """The least a taker's slam leaves him and the most a defence slam leaves him, in
+    half-points.  Besides the Excuse (its camp keeps 4 points when it is played before
+    the last trick), the cards put aside make the difference: the dog of a garde contre
+    counts for the defence, the discard of a prise or garde (no king, no oudler) and the
+    dog of a garde sans for the taker."""
+    kept = HALF_POINTS[EXCUSE] - 1
+
+    def most(cards: Iterator[int], excuse_kept: bool) -> int:
+        """The most the dog's or discard's worth of these cards is worth, with the Excuse kept beside."""
+        return sum(sorted((HALF_POINTS[c] for c in cards), reverse=True)[:variant.dog_size]) + kept * excuse_kept
+
+    dog = max(most(iter(range(NUM_CARDS)), False), most((c for c in range(NUM_CARDS) if c != EXCUSE), True))
+    if contract is Contract.GARDE_CONTRE:
+        return TOTAL_HALF_POINTS - dog, kept
+    if contract is Contract.GARDE_SANS:
+        return TOTAL_HALF_POINTS - kept, dog
+    discard = most((c for c in range(NUM_CARDS) if not is_king(c) and not is_oudler(c)), True)
+    return TOTAL_HALF_POINTS - kept, discard
+
+
 def _contract_option(name: str) -> Contract:
     """--contract's value, an error naming the option."""
     try:
@@ -301,7 +329,7 @@ def _contract_option(name: str) -> Contract:
 
 def _render_score(r: Dict[str, Any]) -> str:
     return "\n".join([
-        f"{r['contract']}: {r['points']} points with {r['oudlers']} oudlers (target {r['target']}):"
+        f"{r['contract']}: {r['points']} points with {_history.plural(r['oudlers'], 'oudler')} (target {r['target']}):"
         f" {_result_line(r['made'], r['margin'])}",
         _bonus_line(r["petit_au_bout"], [f"{p} poignée" for p in r["poignees"]],
                     r["slam"] and f"slam ({r['slam']})"),
@@ -365,7 +393,7 @@ def _render_replay(r: Dict[str, Any], called: str = "") -> str:
         slam = "slam announced, failed" if r["slam_announced"] else None
     return "\n".join([
         f"{title}{r['contract']} by seat {r['taker']}{called}",
-        f"taker: {r['taker_points']} points with {r['oudlers']} oudlers (target {r['target']}):"
+        f"taker: {r['taker_points']} points with {_history.plural(r['oudlers'], 'oudler')} (target {r['target']}):"
         f" {_result_line(r['made'], r['margin'])}",
         _bonus_line(r["petit_au_bout"], [f"{p['level']} poignée (seat {p['seat']})" for p in r["poignees"]], slam),
         "scores: " + ", ".join(f"seat {s} {_signed(v)}" for s, v in enumerate(r["scores"])),
@@ -401,7 +429,9 @@ def batch_options(output_help: str, *, items: str, bad: str, scope: str = "") ->
         click.option("--resume", is_flag=True,
                      help=f"Skip the {items} already in --output and append the others (the lines there"
                           " are kept as they are, whatever --nodes or --time-limit made them)."),
-        click.option("--strict", is_flag=True, help=said(f"stop at the first bad {bad} instead of skipping it.")),
+        click.option("--strict", is_flag=True,
+                     help=said(f"check every {bad} before solving any and, if one is bad, stop with its error,"
+                               " writing nothing (instead of skipping it).")),
     )
 
 
@@ -429,14 +459,14 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
     FILE may hold many records (JSON Lines): each deal is then solved in turn,
     on all cores, with one line per deal (a JSON line with --json or
     --output); a bad record is reported with its line and skipped (exit
-    status 2 at the end).
+    status 2 at the end), unless --strict.
     """
     if all_cards and made_only:
         raise click.UsageError("--all-cards and --made-only exclude each other")
     if resume and output is None:
         raise click.UsageError("--resume needs --output (the file to complete)")
     _check_scheduler_option(ctx, scheduler)
-    records = iter_records(file)
+    records = _read(ctx, file, strict)
     first = list(itertools.islice(records, 2))
     if len(first) == 1 and output is None:
         _, record = first[0]
@@ -582,7 +612,7 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:
     elif r["margin"] is not None:
         verdict = f"margin {_signed(r['margin'])}: contract {'made' if r['made'] else 'fails'}"
         if r.get("taker_points") is not None:
-            verdict += f" (taker ends with {r['taker_points']} points, {r['oudlers']} oudlers)"
+            verdict += f" (taker ends with {r['taker_points']} points, {_history.plural(r['oudlers'], 'oudler')})"
     else:
         made = {True: "made", False: "fails", None: "undecided"}[r["made"]]
         verdict = f"margin between {_signed(r['margin_bounds'][0])} and {_signed(r['margin_bounds'][1])}: {made}"
@@ -747,14 +777,16 @@ def _measured(s: Dict[str, Any]) -> bool:
 
 
 def _run_lines(r: Dict[str, Any]) -> List[str]:
-    lines = [f"{r['worlds']} worlds (seed {r['seed']}"
+    lines = [f"{_history.plural(r['worlds'], 'world')} (seed {r['seed']}"
              + (f"; time budget reached after {r['worlds']} of {r['worlds_requested']}" if r["worlds"] <
                 r["worlds_requested"] else "")
              + f"), budgets {r['node_budget']:,} + {r['margin_budget']:,} nodes per question,"
              f" {r['seconds']:.1f} s"]
     if r["undecided_worlds"]:
-        lines.append(f"{r['undecided_worlds']} of {r['worlds']} worlds have a question the solver left undecided"
-                     " within its budget: they count as made or failed by a hair, at even odds, in the"
+        one = r["undecided_worlds"] == 1
+        lines.append(f"{r['undecided_worlds']} of {_history.plural(r['worlds'], 'world')}"
+                     f" {'has' if one else 'have'} a question the solver left undecided within its budget:"
+                     f" {'it counts' if one else 'they count'} as made or failed by a hair, at even odds, in the"
                      " estimates, and as both in the intervals")
     return lines
 
@@ -1123,6 +1155,10 @@ def _check_scheduler_option(ctx: click.Context, scheduler: Optional[str]) -> Non
     _require("dask.distributed", "dask", "--scheduler")
 
 
+#: a task of `analyze` (`_history.analyze_task`)
+AnalyzeTask = Tuple[int, DealRecord, _history.AnalysisOptions]
+
+
 @main.command("analyze")
 @click.argument("history")
 @batch_options("Write the game lines to this file ('-': stdout, as without it).", items="games", bad="game")
@@ -1148,7 +1184,8 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
 
     One JSON line per game: the double-dummy margin before the first card, the
     actual result and scores, and every card that lost points (docs/analyze.md).
-    A bad game is reported with its line and skipped (exit status 2 at the end).
+    A bad game is reported with its line and skipped (exit status 2 at the end),
+    unless --strict.
     """
     if resume and output is None:
         raise click.UsageError("--resume needs --output (the file to complete)")
@@ -1165,16 +1202,23 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
 
     past_the_end: "Counter[int]" = Counter()  # games too short for --from-trick, by table size
 
-    def playable(line: int, record: DealRecord) -> Tuple[int, DealRecord, _history.AnalysisOptions]:
+    def playable(line: int, record: DealRecord) -> AnalyzeTask:
         record.final_state()  # complete and playable, else a TarotError
-        if from_trick > record.variant.tricks:
-            past_the_end[record.variant.players] += 1
         return line, record, options
 
-    skipped = _batch(ctx, history, iter_records(history), playable,
-                     lambda items, total: _map_ordered(_history.analyze_task, items, jobs=jobs, scheduler=scheduler,
-                                                       progress=_progress("analyze", rows_on_stdout=output == "-" or (
-                                                           output is None and not show_summary)), total=total),
+    def counted(tasks: Iterator[AnalyzeTask]) -> Iterator[AnalyzeTask]:
+        """The tasks, the games past --from-trick counted as they are run (--strict prepares each game twice)."""
+        for task in tasks:
+            _, record, _ = task
+            if from_trick > record.variant.tricks:
+                past_the_end[record.variant.players] += 1
+            yield task
+
+    skipped = _batch(ctx, history, _read(ctx, history, strict), playable,
+                     lambda items, total: _map_ordered(_history.analyze_task, counted(items), jobs=jobs,
+                                                       scheduler=scheduler, progress=_progress(
+                                                           "analyze", rows_on_stdout=output == "-" or (
+                                                               output is None and not show_summary)), total=total),
                      noun="game", output=output, resume=resume, strict=strict, on_result=summary.add, echo=echo)
     for players, n in sorted(past_the_end.items()):
         click.echo(f"{PROG}: note: --from-trick {from_trick} is past the last trick of {_history.plural(n, 'game')}"
@@ -1204,10 +1248,13 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
     ``resume``, the records whose key is already there, as many times as it is
     there, are skipped and the rest appended), else to ``echo``, and to
     ``on_result``.  A bad record is reported on stderr and skipped (its line
-    number returned), or with ``strict`` stops the run.  ``output`` is opened
-    only when the first result line is ready (an input that cannot be read, or
-    holds no good record, leaves it as it was), and never when it is ``source``.  Ctrl-C leaves whole lines and
-    exits 130.
+    number returned).  With ``strict`` it is all or nothing: every record (those
+    already in ``output`` included) is read and prepared first, and the first bad
+    one raises before any is run or ``output`` is read; then the file is read
+    again (``records`` must come from :func:`_read`) for the run.  ``output``
+    is opened only when the first result line is ready (an input that cannot be
+    read, or holds no good record, leaves it as it was), and never when it is
+    ``source``.  Ctrl-C leaves whole lines and exits 130.
     """
     if output == "-":  # the lines to stdout, as JSON
         if resume:
@@ -1220,16 +1267,14 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
     records = iter(records)
     first = list(itertools.islice(records, 1))  # a file that cannot be read raises here
     records = itertools.chain(first, records)
-    done: "Counter[Union[str, int]]" = Counter()
-    if resume and output is not None and os.path.exists(output):
-        done = _history.resume_output(output, on_result)
     skipped: List[int] = []
 
-    def tasks() -> Iterator[T]:
-        """The tasks to run.  An error reading the file, or a bad record with
-        ``strict``, ends them; the pool raises it once the lines before it are out
-        (map_ordered)."""
-        for line, item in records:
+    def tasks(items: Iterator[Tuple[int, Union[DealRecord, TarotError]]],
+              done: "Counter[Union[str, int]]") -> Iterator[T]:
+        """The tasks of ``items`` but for the records ``done``.  An error reading
+        the file, or a bad record with ``strict``, ends them; in the run, the pool
+        raises it once the lines before it are out (map_ordered)."""
+        for line, item in items:
             task: Union[T, TarotError]
             if isinstance(item, DealRecord):
                 key = _history.game_key({"id": item.id, "line": line})
@@ -1252,10 +1297,17 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
 
     if output is not None:
         _check_writable(output)
+    if strict:  # all or nothing: the run starts once every record is known to be good
+        for _ in tasks(records, Counter()):
+            pass
+        records = _read(ctx, source, strict)
+    done: "Counter[Union[str, int]]" = Counter()
+    if resume and output is not None and os.path.exists(output):
+        done = _history.resume_output(output, on_result)
     out: Optional[IO[str]] = None
     written = 0
     try:
-        for result in run(tasks(), _tasks_total(source, done)):
+        for result in run(tasks(records, done), _tasks_total(source, done)):
             if output is not None:
                 try:
                     if out is None:
@@ -1268,10 +1320,14 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
             on_result(result)
             written += 1
     except (KeyboardInterrupt, WorkerError) as e:
-        where = f" to {output}" if output else ""
         stopped, status = _stopped(e)
-        click.echo(f"{PROG}: {stopped}: {_history.plural(written, noun)} written{where}"
-                   + ("; run again with --resume to finish" if output else ""), err=True)
+        said = f"{_history.plural(written, noun)} written"
+        if output and not written:  # (never opened)
+            said = f"no {noun} written; {output} {'left as it was' if os.path.exists(output) else 'not created'}"
+        elif output:
+            said += f" to {output}"
+        click.echo(f"{PROG}: {stopped}: {said}"
+                   + ("; run again with --resume to finish" if output and (written or resume) else ""), err=True)
         ctx.exit(status)
     finally:
         if out is not None:
@@ -1282,6 +1338,26 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
                 if not failing:
                     raise
     return skipped
+
+
+def _read(ctx: click.Context, source: str, twice: bool) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:
+    """The records of the file ``source`` (:func:`iter_records`), from its start at each call.
+
+    ``twice`` (a batch with --strict checks every record before its run) reads them
+    twice: stdin is then copied, at the first call, to a temporary file that stands for it
+    until the command ends (then deleted), so memory stays flat; a pipe given by name,
+    which cannot be read twice, is refused (it can be given as '-')."""
+    if twice and source == "-":
+        spool = ctx.meta.get(STDIN_COPY)
+        if spool is None:
+            spool = ctx.meta[STDIN_COPY] = ctx.with_resource(tempfile.TemporaryFile())
+            shutil.copyfileobj(sys.stdin.buffer, spool)
+            stdin, sys.stdin = sys.stdin, io.TextIOWrapper(spool, encoding="utf-8")
+            ctx.call_on_close(lambda: setattr(sys, "stdin", stdin))
+        spool.seek(0)
+    elif twice and os.path.exists(source) and not (os.path.isfile(source) or os.path.isdir(source)):
+        raise InputError(f"{source}: --strict reads the input twice, and a pipe can be read once: give it as '-'")
+    return iter_records(source)
 
 
 def _tasks_total(source: str, done: "Counter[Union[str, int]]") -> Optional[int]:

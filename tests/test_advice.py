@@ -260,6 +260,16 @@ def test_bid_text_report() -> None:
     assert closed.stdout.splitlines()[-1] == "recommendation: pass (no open contract has a positive expected score)"
 
 
+def test_the_run_line_counts_one_world_in_the_singular() -> None:
+    one = invoke(["bid", str(EXAMPLES / "hand.txt"), "--worlds", "1", "--node-budget", "1", "--margin-budget", "0",
+                  "-j", "1"])
+    assert one.exit_code == 0, one.output
+    lines = one.stdout.splitlines()
+    assert lines[2].startswith("1 world (seed 0), budgets 1 + 0 nodes per question, ")
+    assert lines[3].startswith("1 of 1 world has a question the solver left undecided within its budget: it counts"
+                               " as made or failed by a hair")
+
+
 def test_discard_cli_from_tokens_and_record() -> None:
     typed = invoke(["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract", "garde", "--seat", "1",
                     "--dealer", "2", "--candidates", "3", "--json"] + CLI_FAST)

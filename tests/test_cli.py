@@ -55,6 +55,11 @@ def test_score_fft_example_json() -> None:
     assert (out["made"], out["margin"], out["unit"], out["taker"], out["defender"]) == (True, 8, 106, 318, -106)
 
 
+def test_score_says_one_oudler() -> None:
+    result = run(["score", "--contract", "prise", "--points", "50", "--oudlers", "1"])
+    assert result.stdout.splitlines()[0] == "prise: 50 points with 1 oudler (target 51): failed by 1"
+
+
 def test_score_fft_example_text() -> None:
     result = run(FFT_EXAMPLE)
     assert result.exit_code == 0
@@ -90,6 +95,22 @@ def test_score_takes_the_ends_of_what_is_possible() -> None:
         assert run(["score", "--contract", "garde", *args]).exit_code == 0, args
 
 
+@pytest.mark.parametrize("args, unit", [
+    # a defence slam leaves the taker of a prise his discard: four queens and two knights
+    (["--contract", "prise", "--points", "19", "--oudlers", "0", "--slam", "defence"], -262),
+    # with his Excuse kept beside them
+    (["--contract", "prise", "--points", "23", "--oudlers", "1", "--slam", "defence"], -253),
+    # and of a garde sans the dog: the 21, the Petit, four kings
+    (["--contract", "garde-sans", "--points", "31", "--oudlers", "3", "--slam", "defence"], -320),
+    # a taker's slam in a garde contre, the dog's four kings, the 21 and a queen to the defence
+    (["--contract", "garde-contre", "--points", "65", "--oudlers", "2", "--slam", "unannounced-made"], 494),
+])
+def test_score_slams_beside_the_cards_put_aside(args: List[str], unit: int) -> None:
+    result = run(["score", *args, "--json"])
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["unit"] == unit
+
+
 def test_score_defence_slam_and_failed_contract_text() -> None:
     result = run(["score", "--contract", "garde-contre", "--points", "0", "--oudlers", "0", "--slam", "defence"])
     assert result.exit_code == 0
@@ -103,12 +124,21 @@ def test_score_defence_slam_and_failed_contract_text() -> None:
     (["--contract", "garde", "--points", "nan", "--oudlers", "2"], "points 'nan'"),
     # what no deal ends in: three oudlers are 13 points at least (the Excuse
     # kept is 4), the defence's three leave the taker 78 at most
-    (["--contract", "garde", "--points", "5", "--oudlers", "3"], "key '--points': 5 points with 3 oudler(s): only 13"),
+    (["--contract", "garde", "--points", "5", "--oudlers", "3"], "key '--points': 5 points with 3 oudlers: only 13"),
     (["--contract", "garde", "--points", "91", "--oudlers", "0"], "only 0 to 78 are possible"),
     (["--contract", "garde", "--points", "30", "--oudlers", "2", "--slam", "unannounced-made"],
-     "key '--slam': a slam made by the taker leaves him 87 points at least, not 30"),
+     "key '--slam': a slam made by the taker leaves him 87 points at least in a garde, not 30"),
     (["--contract", "garde", "--points", "91", "--oudlers", "3", "--slam", "defence"],
-     "after a defence slam the taker has 4.5 points at most"),
+     "after a defence slam the taker has 23 points at most in a garde, not 91"),
+    # the dog of a garde contre counts for the defence: 21, Petit, four kings, and the Excuse kept
+    (["--contract", "garde-contre", "--points", "59.5", "--oudlers", "0", "--slam", "unannounced-made"],
+     "leaves him 60 points at least in a garde_contre"),
+    (["--contract", "garde-sans", "--points", "31.5", "--oudlers", "3", "--slam", "defence"],
+     "the taker has 31 points at most in a garde_sans"),
+    (["--contract", "garde-contre", "--points", "4.5", "--oudlers", "1", "--slam", "defence"],
+     "the taker has 4 points at most in a garde_contre"),
+    (["--contract", "garde", "--points", "15", "--oudlers", "1", "--slam", "defence", "--players", "5"],
+     "the taker has 14.5 points at most in a garde"),
     (["--contract", "garde", "--points", "65", "--oudlers", "2", "--poignee", "triple", "--poignee", "triple"],
      "key '--poignee': poignées of 30 trumps in all, but the game has 22"),
     (["--contract", "garde", "--points", "40", "--oudlers", "0", "--petit-au-bout", "attack"],
@@ -281,10 +311,25 @@ def test_solve_many_skips_a_bad_record_or_stops_with_strict(tmp_path: Path) -> N
         f"tarot-solve: skipped: {path}: line 3: key 'hands': missing required key 'hands'",
         "3 deals: " + result.stderr.splitlines()[1].split(": ", 1)[1],
         "tarot-solve: error: 1 bad record skipped (line 3)"]
+    # --strict: all or nothing, every record checked before any is solved
+    error = f"tarot-solve: error: {path}: line 3: key 'hands': missing required key 'hands'\n"
     strict = run(["solve", str(path), "--made-only", "-j", "1", "--strict"])
-    assert strict.exit_code == 2 and len(strict.stdout.splitlines()) == 2
-    assert strict.stderr.splitlines()[-1] == \
-        f"tarot-solve: error: {path}: line 3: key 'hands': missing required key 'hands'"
+    assert (strict.exit_code, strict.stdout, strict.stderr) == (2, "", error)
+    out = tmp_path / "out.jsonl"
+    strict = run(["solve", str(path), "--made-only", "-j", "1", "--strict", "-o", str(out)])
+    assert (strict.exit_code, strict.stdout, strict.stderr) == (2, "", error) and not out.exists()
+    out.write_text(result.stdout.splitlines(True)[0] + '{"id": "h0', encoding="utf-8")  # to resume, cut short
+    before = out.read_bytes()
+    strict = run(["solve", str(path), "--made-only", "-j", "1", "--strict", "-o", str(out), "--resume"])
+    assert (strict.exit_code, strict.stdout, strict.stderr) == (2, "", error) and out.read_bytes() == before
+    piped = run(["solve", "-", "--made-only", "-j", "1", "--strict", "--json"], stdin=path.read_text(encoding="utf-8"))
+    assert (piped.exit_code, piped.stdout, piped.stderr) == (2, "", error.replace(str(path), "<stdin>"))
+    # stdin read twice (from a copy): the lines of a run without --strict
+    good = "".join(records[:3])
+    piped = run(["solve", "-", "--made-only", "-j", "1", "--strict", "--json"], stdin=good)
+    assert piped.exit_code == 0 and _without_seconds(piped.stdout) == _without_seconds(
+        run(["solve", "-", "--made-only", "-j", "1", "--json"], stdin=good).stdout)
+    assert len(piped.stdout.splitlines()) == 3
 
 
 def test_solve_many_output_and_resume(tmp_path: Path) -> None:

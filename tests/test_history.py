@@ -292,7 +292,50 @@ def test_bad_games_are_reported_and_skipped(tmp_path: Path) -> None:
     strict = analyze([str(path), "-j", "1", "--strict", "-o", str(tmp_path / "out.jsonl")])
     assert strict.exit_code == 2 and strict.stderr.count("\n") == 1
     assert strict.stderr.startswith(f"tarot-solve: error: {path}: line 2: malformed JSON")
-    assert [json.loads(line)["line"] for line in (tmp_path / "out.jsonl").read_text().splitlines()] == [1]
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_strict_checks_every_game_before_solving_any(tmp_path: Path) -> None:
+    # all or nothing: a bad third game, and not even the first two are written
+    lines = HISTORY.read_text(encoding="utf-8").splitlines(True)
+    cut = GAMES[2].to_json()
+    cut["played"] = cut["played"][:30]
+    path = tmp_path / "bad.jsonl"
+    path.write_text("".join(lines[:2]) + json.dumps(cut) + "\n" + lines[3], encoding="utf-8")
+    error = (f"tarot-solve: error: {path}: line 3 (id 'h03'): key 'played': the game is not complete:"
+             " 30 of 72 cards played\n")
+    out = tmp_path / "out.jsonl"
+    strict = analyze([str(path), "-j", "1", "--strict", "-o", str(out)])
+    assert (strict.exit_code, strict.stdout, strict.stderr) == (2, "", error)
+    assert not out.exists()
+    # stdin is read twice too (from a copy): the lines of a run without --strict when all is well...
+    good = tmp_path / "good.jsonl"
+    good.write_text("".join(lines[:2]), encoding="utf-8")
+    reference = analyze([str(good), "-j", "1"])
+    piped = CliRunner().invoke(main, ["analyze", "--nodes", str(NODES), "-", "-j", "1", "--strict"],
+                               input=good.read_text(encoding="utf-8"))
+    assert piped.exit_code == 0 and piped.stdout == reference.stdout and reference.stdout.count("\n") == 2
+    # ... and nothing on stdout when a game is bad
+    piped = CliRunner().invoke(main, ["analyze", "--nodes", str(NODES), "-", "-j", "1", "--strict"],
+                               input=path.read_text(encoding="utf-8"))
+    assert (piped.exit_code, piped.stdout, piped.stderr) == (2, "", error.replace(str(path), "<stdin>"))
+    # --resume: the output is left as it is, its cut last line included
+    out.write_text(reference.stdout.splitlines(True)[0] + '{"id": "h0', encoding="utf-8")
+    before = out.read_bytes()
+    resumed = analyze([str(path), "-j", "1", "--strict", "-o", str(out), "--resume"])
+    assert (resumed.exit_code, resumed.stdout, resumed.stderr) == (2, "", error)
+    assert out.read_bytes() == before
+    # each game is counted once, though --strict prepares it twice
+    past = analyze([str(good), "-j", "1", "--strict", "--from-trick", "19"])
+    assert past.exit_code == 0 and past.stderr == ("tarot-solve: note: --from-trick 19 is past the last trick of"
+                                                   " 2 games at 4 players (18 tricks): nothing was solved in them\n")
+    # a pipe given by name cannot be read twice: refused at once
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    refused = analyze([str(fifo), "-j", "1", "--strict"])
+    assert (refused.exit_code, refused.stdout) == (2, "")
+    assert refused.stderr == (f"tarot-solve: error: {fifo}: --strict reads the input twice, and a pipe can be"
+                              " read once: give it as '-'\n")
 
 
 def test_usage_errors_exit_2(small_history: Path, tmp_path: Path) -> None:
@@ -506,8 +549,8 @@ def test_a_scheduler_that_goes_away_ends_the_run_with_one_line(small_history: Pa
     assert proc.returncode == 1 and stdout == "", stderr
     assert re.fullmatch(r"(tarot-solve: note: no Dask scheduler at [^\n]* yet \(connection refused\)[^\n]*\n)?"  # (starting)
                         r"tarot-solve: error: (the connection to the Dask scheduler was lost|the Dask scheduler has not"
-                        r" answered for 2 s): [0-9]+ games? written to"
-                        f" {re.escape(str(out))}; run again with --resume to finish\n", stderr), stderr
+                        rf" answered for 2 s): ([0-9]+ games? written to {re.escape(str(out))}; run again with"
+                        rf" --resume to finish|no game written; {re.escape(str(out))} not created)\n", stderr), stderr
 
 
 def test_a_worker_that_dies_stops_the_batch_with_one_line(small_history: Path, tmp_path: Path,
@@ -525,6 +568,14 @@ def test_a_worker_that_dies_stops_the_batch_with_one_line(small_history: Path, t
     assert result.stderr == (f"tarot-solve: error: a worker process died (exit codes {{SIGKILL(-9)}}): 2 games"
                              f" written to {out}; run again with --resume to finish\n")
     assert out.read_text(encoding="utf-8").count("\n") == 2
+    # a death before the first line: the output untouched, and no --resume to suggest
+    monkeypatch.setattr("tarot_solver.cli._map_ordered", lambda fn, items, **kwargs: two_then_death(fn, [], **kwargs))
+    for name, said in (("none.jsonl", "not created"), ("out.jsonl", "left as it was")):
+        result = analyze([str(small_history), "-o", str(tmp_path / name)])
+        assert result.exit_code == 1 and result.stdout == ""
+        assert result.stderr == (f"tarot-solve: error: a worker process died (exit codes {{SIGKILL(-9)}}): no game"
+                                 f" written; {tmp_path / name} {said}\n")
+    assert not (tmp_path / "none.jsonl").exists() and out.read_text(encoding="utf-8").count("\n") == 2
 
 
 def test_missing_extras_fail_before_any_work(small_history: Path, monkeypatch: pytest.MonkeyPatch) -> None:
