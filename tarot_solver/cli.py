@@ -36,7 +36,7 @@ from typing import IO, Any, Callable, Deque, Dict, Iterator, List, Optional, Tup
 import click
 from click.core import ParameterSource
 
-from . import __version__
+from . import __version__, _core
 from . import advice as _advice
 from . import history as _history
 from . import tarotclub as _tarotclub
@@ -134,7 +134,7 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print one JS
 
 
 @click.group(cls=TarotGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name=PROG)
+@click.version_option(__version__, prog_name=PROG, message=f"%(prog)s, version %(version)s (core: {_core.BUILD} build)")
 def main() -> None:
     """Double-dummy solver and hand analyzer for French Tarot (FFT rules; 4, 3 or 5 players)."""
 

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Tuple
 import pytest
 from click.testing import CliRunner
 
-from tarot_solver import __version__
+from tarot_solver import __version__, _core
 from tarot_solver.cli import main
 
 from conftest import EXAMPLES, BadInput, default_sigint
@@ -166,6 +166,7 @@ def test_usage_errors_exit_2() -> None:
 def test_version() -> None:
     result = run(["--version"])
     assert result.exit_code == 0 and __version__ in result.stdout
+    assert f"(core: {_core.BUILD} build)" in result.stdout  # (which build searches, for bug reports)
 
 
 # replay ------------------------------------------------------------------------------
