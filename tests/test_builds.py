@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import List, Tuple
 
@@ -39,7 +40,7 @@ print(json.dumps({{"build": _core.BUILD, "answers": answers}}))
 
 def answers(env: dict) -> Tuple[str, List[List[float]]]:
     proc = subprocess.run([sys.executable, "-c", ANSWERS.format(tests=str(TESTS))], capture_output=True,
-                          text=True, env=env, timeout=300)
+                          text=True, env=env, timeout=300, cwd=tempfile.gettempdir())  # (not the source tree)
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     return out["build"], out["answers"]
