@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from deals import SEED, build, load, strong_deals  # noqa: E402
 
+from tarot_solver import _core  # noqa: E402
 from tarot_solver.cards import cards_of  # noqa: E402
 from tarot_solver.records import DealRecord  # noqa: E402
 from tarot_solver.rules import PlayState  # noqa: E402
@@ -206,7 +207,8 @@ def main() -> None:
     a = ap.parse_args()
     modes = ["made", "exact"] if a.mode == "both" else [a.mode]
     rows = []
-    print(f"# {time.strftime('%Y-%m-%d %H:%M')} time limit {a.time_limit}s, table {a.table_mb} MB"
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')} core {_core.BUILD} build, time limit {a.time_limit}s,"
+          f" table {a.table_mb} MB"
           + ("" if a.seed is None else f", deals drawn from seed {a.seed}")
           + ("" if a.players == 4 else f", {a.players} players")
           + ("" if a.strong is None else f", strong hands: the {a.strong} highest trumps"))
