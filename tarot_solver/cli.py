@@ -31,7 +31,7 @@ import threading
 from collections import Counter, deque
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import IO, Any, Callable, Deque, Dict, Iterator, List, Optional, Tuple, TypeVar, Union
+from typing import IO, Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Tuple, TypeVar, Union
 
 import click
 from click.core import ParameterSource
@@ -40,15 +40,15 @@ from . import __version__, _core
 from . import advice as _advice
 from . import history as _history
 from . import tarotclub as _tarotclub
-from .cards import (EXCUSE, HALF_POINTS, NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, card_token, cards_of,
-                    is_king, is_oudler, parse_cards, points, tokens)
+from .cards import (EXCUSE, FULL_DECK, HALF_POINTS, NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, card_token,
+                    cards_of, parse_cards, points, tokens)
 from .errors import RecordError, TarotError, WorkerError
 from .errors import one_line as _one_line
 from .notation import format_hand, parse_hand
 from .parallel import Progress, stop_local_workers
 from .parallel import map_ordered as _map_ordered
 from .records import VARIANT, DealRecord, check_seat, count_records, iter_records, one_card, read_record, read_text
-from .rules import PlayState
+from .rules import PlayState, discardable
 from .sampling import View
 from .scoring import SLAM_OUTCOMES, score
 from .solver import DEFAULT_TABLE_MB, MAX_TABLE_MB, Solver, SolveResult, solve_many
@@ -306,16 +306,16 @@ def _slam_points(contract: Contract, variant: Variant) -> Tuple[int, int]:
     dog of a garde sans for the taker."""
     kept = HALF_POINTS[EXCUSE] - 1
 
-    def most(cards: Iterator[int], excuse_kept: bool) -> int:
+    def most(cards: Iterable[int], excuse_kept: bool) -> int:
         """The most the dog's or discard's worth of these cards is worth, with the Excuse kept beside."""
         return sum(sorted((HALF_POINTS[c] for c in cards), reverse=True)[:variant.dog_size]) + kept * excuse_kept
 
-    dog = max(most(iter(range(NUM_CARDS)), False), most((c for c in range(NUM_CARDS) if c != EXCUSE), True))
+    dog = max(most(range(NUM_CARDS), False), most((c for c in range(NUM_CARDS) if c != EXCUSE), True))
     if contract is Contract.GARDE_CONTRE:
         return TOTAL_HALF_POINTS - dog, kept
     if contract is Contract.GARDE_SANS:
         return TOTAL_HALF_POINTS - kept, dog
-    discard = most((c for c in range(NUM_CARDS) if not is_king(c) and not is_oudler(c)), True)
+    discard = most(cards_of(discardable(FULL_DECK)), True)
     return TOTAL_HALF_POINTS - kept, discard
 
 
