@@ -270,7 +270,7 @@ class Solver:
     def __init__(self, table_mb: int = DEFAULT_TABLE_MB) -> None:
         _check_table_mb(table_mb)
         self._core = _core.Core(int(table_mb) * 1024 * 1024)
-        self._busy = threading.RLock()
+        self._busy = threading.Lock()
         self.last_stats = SearchStats(0, 0, 0, 0)
         self.status: Optional[SearchStatus] = None
         self._stop = 0.0  # stop_after's time on the core's clock (0.0: none)
