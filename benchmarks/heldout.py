@@ -31,7 +31,7 @@ run with 42b6863, the same search).  Compare runs made with the same
 ``--node-limit``.
 
 Why: rules chosen on the benchmark deals alone have fitted those deals
-(docs/solver.md, session 33); a change should gain on sets it was not chosen
+(docs/solver-journal.md, session 33); a change should gain on sets it was not chosen
 on.  Session 34 showed that one held-out set is not enough either: a rule
 withdrawn from the first four tricks gained 1.16x and 1.13x on the two
 held-out sets it was chosen on and lost on a fresh one (0.96x).

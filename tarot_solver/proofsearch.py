@@ -25,7 +25,7 @@ _INF = 1 << 62
 # Nodes of the core per leaf probe, unless a run says otherwise (the solver gives
 # a tenth of its depth-first share, at least this); 20,000 and 200,000 answered
 # the same two of the 19 unanswered benchmark deals within 60 M nodes
-# (docs/solver.md, session 23).
+# (docs/solver-journal.md, session 23).
 LEAF_NODES = 20_000
 # Tree nodes created before the tree stops growing (at most about 150 bytes each,
 # less as settled subtrees are dropped): a bound on its memory in long runs.

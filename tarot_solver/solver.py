@@ -55,7 +55,7 @@ _ASCEND_RATIO = 16
 # each), the deals left undecided were bracketed 38.7 and 40.6 points wide on
 # average instead of 79.8 and 79.3 (the first probe had the whole budget), and no
 # verdict was lost; with 0.75 or 0.85 one of those whose make/fail needs
-# 16-18 M nodes was (session 43, docs/solver.md).
+# 16-18 M nodes was (session 43, docs/solver-journal.md).
 _FIRST_SHARE = 0.9
 # A probe is the depth-first search alone for this many nodes; then proof-number
 # search near the root (proofsearch.py) and the depth-first search take turns: the
@@ -65,7 +65,7 @@ _FIRST_SHARE = 0.9
 # nodes and 3 more within 8 M, for up to 20 % more nodes on the deals the
 # depth-first search answers alone and more on the few that need long turns of
 # the tree (benchmark deals 18 and 27: 57 M and 61 M nodes before, 282 M and
-# 140 M at session 38; docs/solver.md).
+# 140 M at session 38; docs/solver-journal.md).
 _PLAIN_SHARE = 1_000_000
 _SHARE_GROWTH = 2
 _TREE_RATIO = 0.2
@@ -74,7 +74,7 @@ _TREE_RATIO = 0.2
 # session 38), so the leaves settle more as the turns grow: on the five sets,
 # 2 more deals answered within 20 M nodes and the median deal 3-10 % fewer
 # nodes on four; make/fail with 16 tricks left 218.5 M -> 148.5 M nodes
-# (docs/solver.md, session 39).
+# (docs/solver-journal.md, session 39).
 _LEAF_SHARE = 10
 # the core counts nodes in a C long
 _MAX_NODES = 1 << 62
