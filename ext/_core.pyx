@@ -26,8 +26,9 @@ search below is fail-soft alpha-beta over single card plays with:
   trump doing the same once he has the lead, a Petit kept by trump length,
   the Excuse; the other camp then gets at most its best cards in the tricks
   left to it;
-* null-window probes: make/fail is one probe at 0, the exact value a bisection
-  of fail-soft probes sharing the table.
+* null-window probes: make/fail is one probe at 0, the exact value a sequence
+  of fail-soft probes sharing the table (bisection, then a descent:
+  tarot_solver/solver.py).
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t, uint8_t, int64_t, uintptr_t
@@ -156,9 +157,6 @@ DEF SCAN_NODES = 100    # budget per card of the early-deal scan (see ab)
 DEF NO_REL = 10         # relevance threshold when only the honours (bits 10-13) count
 DEF CHOICE = 0x100      # flag on a move's run: the move is a value choice among its cards
 
-cdef int SUIT_LEN[5]
-SUIT_LEN[:] = [14, 14, 14, 14, 21]
-
 # half-point value of each rank bit in each suit
 cdef uint8_t VAL[5][21]
 cdef int _s, _r
@@ -228,7 +226,7 @@ cdef struct Entry:
     uint64_t mask       # fine-key bits (owners of plain cards) the result depends on
     int16_t lo
     int16_t hi
-    uint8_t move        # suit * 32 + relative index, 255 none
+    uint8_t move        # suit * 32 + relative index, 254 the Excuse, 255 none
     uint8_t hx[3]       # the hash's top 24 bits, which place it (tt_at; tt_grow)
 
 
@@ -363,7 +361,7 @@ cdef inline int trick_best(Pos* p) noexcept nogil:
 
 
 cdef inline void finish_trick(Pos* p, Undo* u) noexcept nogil:
-    cdef int i, c, seat, pc, wi, winner, wc, last, slam_lead
+    cdef int i, c, pc, wi, winner, wc, last, slam_lead
     u.completed = 1
     u.old_leader = p.leader
     u.old_taker_hp = p.taker_hp
@@ -407,7 +405,6 @@ cdef inline void finish_trick(Pos* p, Undo* u) noexcept nogil:
             p.alive[TRUMP] &= ~(1u << (c - 56))
         else:
             p.alive[c // 14] &= ~(1u << (c % 14))
-    p.won[wc] = p.won[wc] and 1
     p.won[1 - wc] = 0
     p.leader = winner
     p.ntrick = 0
@@ -562,15 +559,17 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
     """Candidate cards for the player on turn, merged and ordered best first.
 
     For partition search: ``runlo``/``runhi`` get the lowest and highest rank
-    bit of the run each plain-suit move stands for (-1 for trumps and the
-    Excuse; ``runhi`` has CHOICE set when the move is a value choice), and
+    bit of the run each plain-suit move stands for (``runlo`` -1 for trumps,
+    honours outside a value choice and the Excuse, whose ``runhi`` is read
+    only where ``runlo`` is not; ``runhi`` has CHOICE set when the move is a
+    value choice), and
     ``vrel[s]`` the rank bit of the card whose beating decided a value choice
     among cards of different values in suit ``s`` (NO_REL if none).
     """
     cdef Pos* p = &S.p
     cdef int seat = seat_at(p, p.ntrick)
     cdef int mycamp = p.camp[seat]
-    cdef int lsuit, s, s0, s1, n = 0, i, j, bit, prev, c, v, sc
+    cdef int lsuit, s, s0, s1, n = 0, i, j, bit, c, v, sc
     cdef int best_i = -1, best_card = -1, win_camp = -1, decided, q, seat_q
     cdef uint32_t m, others, alive, runbits, runbits2, rest
     cdef uint32_t tbl[NSUITS]         # cards on the table but the best, by suit
@@ -617,8 +616,9 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
         # draw all of that camp's
         hunt = tk_t & 1 and tc_popcount(p.alive[TRUMP] & ~tk_t) >= ndef * tc_popcount(tk_t)
     if p.ntrick == 0 and mycamp == 1:
-        # the plain suits whose void defenders all hold trumps, fewer than
-        # the leader: the taker's leads of them make one of them ruff
+        # the plain suits where some void defender holds trumps and every
+        # one who does holds fewer than the leader: the taker's leads of
+        # them make one of them ruff
         for s in range(4):
             void_t[s] = 0
         for q in range(p.np):
@@ -1724,8 +1724,9 @@ cdef void trump_lead_worst(Pos* p, int t, int i, int top, int winner, uint32_t* 
     ``kp`` (:func:`count_min`): the ``i``-th player of the trick plays,
     ``top`` being the best trump so far and ``winner`` its player; each
     defender any legal trump (one above ``top`` where he holds one, or his
-    Excuse), the taker his lowest legal one, or his lowest but the Petit,
-    or while ``ex`` his Excuse, where that counts more
+    Excuse), the taker (on his own lead, any of his trumps) his lowest legal
+    one, or his lowest but the Petit, or while ``ex`` his Excuse, where that
+    counts more
     (:func:`petit_proxy`).  With ``one`` each defender plays only his
     cheapest legal trump: a count at least the true one."""
     cdef int q, k, b, bkn, bkp, okn, okp
@@ -2765,7 +2766,8 @@ cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, 
     of trumps and that bound is above ``alpha``, also the tricks it wins in
     a row (:func:`lead_chain`).  ``rel`` gets the
     plain ranks the leader's plan rests on, ``trel`` those of
-    :func:`later_cash` where the low bound rests on it (else NO_REL),
+    :func:`later_cash` or :func:`plain_wins` where the low bound rests on
+    one of them (else NO_REL),
     ``hrel`` those the high bound rests on.  With ``hi_only``, the high
     bound alone (``lo`` gets -INF); with ``draw``, also the defence's
     drawing of the taker's trumps (:func:`drawn_high`), which the search
@@ -2948,7 +2950,7 @@ cdef struct Key:
 
 cdef inline void make_key(Pos* p, Key* key) noexcept nogil:
     cdef int s, q, off = 0, cnt
-    cdef uint64_t alive, pl0 = 0, pl1 = 0, pl2 = 0, shape = 0, lo0 = 0, lo1 = 0, lo2 = 0
+    cdef uint64_t pl0 = 0, pl1 = 0, pl2 = 0, shape = 0, lo0 = 0, lo1 = 0, lo2 = 0
     cdef uint64_t a, b0, b1, b2, h, hm = 0, cntk = 0, hid = 0
     for s in range(NSUITS):
         a = 0
@@ -3125,7 +3127,7 @@ cdef inline uint64_t fine_diff(Entry* e, Key* key) noexcept nogil:
 
 cdef inline Entry* tt_find(Bucket* b, uint32_t tag, Key* key, int* lo, int* hi,
                           uint64_t* mask, int* shifted, int similar) noexcept nogil:
-    """Combine every entry of ``key``'s bucket (:func:`tt_bucket`) that
+    """Combine every entry of ``key``'s bucket (:func:`tt_hash`, :func:`tt_at`) that
     matches: the tightest bounds, the union of the masks they rest on;
     returns the entry with the most work (for its move).  An entry for
     other honours of the same number and owners (HNEG) gives its bounds
@@ -3383,7 +3385,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef int mval[MAXMOVES]     # a searched card's fail-soft bound (INF + 1: none)
     cdef int hb, lb, d
     cdef int n, i, k, s, v, best, bestmove = -1, tt_move = -1, maximize, lo, hi, changed, mine
-    cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0, par = -1, slo = -INF
+    cdef int a0 = alpha, b0 = beta, seat, cut = 0, narrowed = 0, par = -1
     cdef Key key
     cdef Entry* e = NULL
     cdef uint32_t hx = 0, tag = 0
@@ -3445,7 +3447,8 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                 hi -= (hi - par) & 1
             if lo >= beta or hi <= alpha or lo == hi:
                 # the low bound rests on the leader's plan's ranks when he
-                # is of the taker's camp, and on the taker's later cash's;
+                # is of the taker's camp, and on the taker's later cash's
+                # or plain wins';
                 # the high bound on those of the defence's plan
                 if lo >= beta or lo == hi:
                     if p.camp[p.leader] == 1:
@@ -3458,18 +3461,17 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
                     # cut against the window the table's entry narrowed
                     rel_union(rel, erel)
                 return lo if lo >= beta or lo == hi else hi
-            slo = lo
-        # where the table has not cut, the costlier bounds (cuts stored)
-        if S.use_bounds and S.use_abstract and slo < beta:
+        # where neither the table nor the sure bounds cut (lo < beta and
+        # hi > alpha), the costlier bounds (cuts stored)
+        if S.use_bounds and S.use_abstract:
             # the taker's tricks in the abstract game
             v = abs_low(p, beta)
             if par >= 0 and v > -INF:
                 v += (v - par) & 1
             if v >= beta:
                 return store_cut(S, hx, tag, &key, rel, NULL, narrowed, erel, v, 1)
-        if S.use_bounds and hi > alpha:
-            # the defence's drawing of the taker's trumps (narrowed: hi is
-            # the table's)
+        if S.use_bounds:
+            # the defence's drawing of the taker's trumps
             v = drawn_high(p, alpha, beta, crel)
             if v <= alpha:
                 return store_cut(S, hx, tag, &key, rel, crel, narrowed, erel, v, 0)
@@ -3632,7 +3634,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
 # ---------------------------------------------------------------------------
 # Python surface
 
-DEF FIRST_TABLE = 8 << 20   # bytes: the table's first size (tt_grow)
+DEF FIRST_TABLE = 8 << 20   # bytes: the least first size of the table (first_buckets: 8-16 MiB; tt_grow)
 
 #: the largest table: 2**24 buckets, all a 24-bit hash can address (tt_at)
 MAX_TABLE_BYTES = (1 << 24) * sizeof(Bucket)
@@ -3681,8 +3683,9 @@ def cpu_has_x86_64_v3() -> bool:
 
 
 cdef uint64_t first_buckets(uint64_t most) noexcept nogil:
-    """The table's first bucket count: ``most`` halved while above
-    FIRST_TABLE, so that doubling reaches at most ``most``."""
+    """The table's first bucket count: ``most`` halved while at least twice
+    FIRST_TABLE (so 8-16 MiB, or the whole table where it is smaller), so
+    that doubling reaches at most ``most``."""
     while most * sizeof(Bucket) >= 2 * FIRST_TABLE:
         most >>= 1
     return most
@@ -3789,12 +3792,14 @@ cdef class Core:
         already settled in the taker's camp; won_all: (defence, taker) flags,
         True where that camp has won every finished trick; targets: twice the
         target for 0..3 oudlers; deal_tricks: tricks in the whole deal (the
-        early-deal scan covers its first two; 0: unknown, no scan).
+        early-deal scan covers its first two, and the defence's first lead is
+        ordered by it; 0: unknown, neither).
         """
         cdef Pos* p = &self.S.p
         cdef int q, s, c, np = len(hands)
-        if not 2 <= np <= MAXP:
-            raise ValueError("2 to 5 players")
+        if not 3 <= np <= MAXP:
+            # (the move buffers hold MAXMOVES cards: a hand of 26 at most)
+            raise ValueError(f"{np} hands: 3 to 5 players")
         if len(trick) >= np:
             raise ValueError("a trick in progress holds fewer cards than players")
         if len(camps) != np:

@@ -1690,6 +1690,14 @@ def test_a_position_built_wrong_is_refused_by_name(change: Any, error: Any, frag
             ask(Solver(16))
 
 
+def test_the_core_refuses_fewer_than_three_hands() -> None:
+    # two hands of 39 cards overran the core's move buffers (a crash in legal_moves)
+    core = Core(1 << 20)
+    hands = [sum(1 << c for c in range(seat, 78, 2)) for seat in (0, 1)]
+    with pytest.raises(ValueError, match="2 hands: 3 to 5 players"):
+        core.set_position(hands, [True, False], 0, [], 0, 0, (True, True), [0, 0, 0, 0])
+
+
 @pytest.mark.parametrize("kwargs, error, fragment", [
     ({"node_limit": float("nan")}, TypeError, "node_limit must be an integer"),
     ({"node_limit": 1.5}, TypeError, "node_limit must be an integer"),
