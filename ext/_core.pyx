@@ -844,23 +844,14 @@ cdef int all_legal(Pos* p, int* out) noexcept nogil:
 cdef inline void value_counts(Pos* p, int q, ValueCounts* vc) noexcept nogil:
     """Seat ``q``'s cards by value, counted afresh (``p.vc`` is set up so
     when a position is loaded, then kept by make and unmake)."""
-    cdef int s, total = 0
-    cdef uint32_t h, t = p.hand[q][TRUMP]
-    vc.n[0] = (t & 1) + ((t >> 20) & 1)
-    vc.n[1] = 0
-    vc.n[2] = 0
-    vc.n[3] = 0
-    total = tc_popcount(t)
-    for s in range(4):
+    cdef int s
+    cdef uint32_t h
+    memset(vc, 0, sizeof(ValueCounts))
+    for s in range(NSUITS):
         h = p.hand[q][s]
-        total += tc_popcount(h)
-        vc.n[0] += (h >> 13) & 1
-        vc.n[1] += (h >> 12) & 1
-        vc.n[2] += (h >> 11) & 1
-        vc.n[3] += (h >> 10) & 1
-    vc.n[4] = total - vc.n[0] - vc.n[1] - vc.n[2] - vc.n[3]
-    vc.total = total
-    vc.pts = 9 * vc.n[0] + 7 * vc.n[1] + 5 * vc.n[2] + 3 * vc.n[3] + vc.n[4]
+        while h:
+            count_card(vc, card_of(s, tc_ctz(h)), 1)
+            h &= h - 1
 
 
 cdef inline int top_values(ValueCounts* vc, int w) noexcept nogil:
@@ -1417,14 +1408,9 @@ cdef inline int sure_trumps(Pos* p, int c, int* oud, int* ntricks, uint32_t* mas
 
 cdef inline void drop_cards(ValueCounts* vc, int suit, uint32_t bits) noexcept nogil:
     """Take the cards ``bits`` of ``suit`` out of ``vc``."""
-    cdef int bit, v
     while bits:
-        bit = tc_ctz(bits)
+        count_card(vc, card_of(suit, tc_ctz(bits)), -1)
         bits &= bits - 1
-        v = VAL[suit][bit]
-        vc.n[(9 - v) >> 1] -= 1
-        vc.total -= 1
-        vc.pts -= v
 
 
 cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, int nsure,
@@ -1432,7 +1418,8 @@ cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, in
                            int ex_ok) noexcept nogil:
     """Half-points camp ``c`` is sure of with a plan: ``sure`` half-points in
     ``nsure`` distinct tricks, the cards ``won`` of ``plan_seat``'s plan among
-    them (-1: none), its Excuse played before the last trick when ``ex_ok``;
+    them (-1: none, and ``won`` is not read: it may be NULL), its Excuse played
+    before the last trick when ``ex_ok``;
     or, if more, what the other camp leaves it: that camp wins at most the
     other tricks, one card of each player in each, never one of this camp's
     master trumps (nor its kept Petit) nor a card the plan wins with (an
@@ -1911,7 +1898,7 @@ cdef inline int plain_wins(Pos* p, int ntrumps, int* pts, int* rel) noexcept nog
 
 
 cdef inline int forced_value(Pos* p, ValueCounts* vc, int rem, int sure, int nsure, uint32_t* masters,
-                             int t, int k, bint kept, uint32_t* cashed) noexcept nogil:
+                             int t, int k, bint kept) noexcept nogil:
     """The taker's low bound (:func:`sure_bounds`) where his trumps win ``k``
     tricks after the leader's trick (:func:`forced_trumps`), the Petit among
     them where ``kept``: camp_sure's count with k tricks instead of
@@ -1928,7 +1915,7 @@ cdef inline int forced_value(Pos* p, ValueCounts* vc, int rem, int sure, int nsu
     if k < nsure:
         k = nsure
     v = camp_bound(p, vc, rem, 1, sure + (k - nsure) * p.np + kept * (VAL[TRUMP][0] - 1), k, &oud, mm,
-                   -1, cashed, ex_camp == 1 and p.tricks_left >= 3)
+                   -1, NULL, ex_camp == 1 and p.tricks_left >= 3)
     return p.taker_hp + v - p.tgt[p.fixed + oud]
 
 
@@ -2626,11 +2613,11 @@ cdef inline void abs_load(Pos* p, Abs* A) noexcept nogil:
 
 
 cdef inline int abs_at(Pos* p, ValueCounts* vc, int rem, int n, int pts, int oud,
-                       uint32_t* masters, uint32_t* none, bint ex_ok) noexcept nogil:
+                       uint32_t* masters, bint ex_ok) noexcept nogil:
     """The taker's camp's low bound where it wins ``n`` tricks, ``pts``
     half-points in them and ``oud`` oudlers (abs_bound)."""
     cdef int o = oud
-    cdef int v = camp_bound(p, vc, rem, 1, pts, n, &o, masters, -1, none, ex_ok)
+    cdef int v = camp_bound(p, vc, rem, 1, pts, n, &o, masters, -1, NULL, ex_ok)
     return p.taker_hp + v - p.tgt[p.fixed + o]
 
 
@@ -2642,15 +2629,12 @@ cdef int abs_ask(Pos* p, ValueCounts* vc, int rem, int beta, int lo_n, int hi_n,
     camp's ``masters`` win whenever they are played: ``pts`` holds their
     values beyond the half-point counted for each card, ``oud`` their
     oudlers."""
-    cdef uint32_t none[NSUITS]
-    cdef int q, n, v, best, known_lo = ABS_LOST, known_hi = p.tricks_left
+    cdef int n, v, best, known_lo = ABS_LOST, known_hi = p.tricks_left
     cdef Abs A
     cdef uint64_t k[3]
     cdef AbsEntry* e
-    for q in range(NSUITS):
-        none[q] = 0
     # the bound grows with n: the least n that reaches beta, by bisection
-    best = abs_at(p, vc, rem, hi_n, pts + hi_n * p.np, oud, masters, none, ex_ok)
+    best = abs_at(p, vc, rem, hi_n, pts + hi_n * p.np, oud, masters, ex_ok)
     if best < beta:
         return -INF
     abs_load(p, &A)
@@ -2662,7 +2646,7 @@ cdef int abs_ask(Pos* p, ValueCounts* vc, int rem, int beta, int lo_n, int hi_n,
         known_hi = e.hi
     while hi_n - lo_n > 1:
         n = (lo_n + hi_n) // 2
-        v = abs_at(p, vc, rem, n, pts + n * p.np, oud, masters, none, ex_ok)
+        v = abs_at(p, vc, rem, n, pts + n * p.np, oud, masters, ex_ok)
         if v >= beta:
             hi_n = n
             best = v
@@ -2885,9 +2869,9 @@ cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, 
                             break
                         lo2 = INF
                         if k < 99:
-                            lo2 = forced_value(p, vc, rem, sure, nsure, masters, tseat, k, 0, cashed)
+                            lo2 = forced_value(p, vc, rem, sure, nsure, masters, tseat, k, 0)
                         if kp < 99:
-                            lo3 = forced_value(p, vc, rem, sure, nsure, masters, tseat, kp, 1, cashed)
+                            lo3 = forced_value(p, vc, rem, sure, nsure, masters, tseat, kp, 1)
                             if lo3 < lo2:
                                 lo2 = lo3
                         if lo2 < beta < INF:
