@@ -10,7 +10,7 @@ One *question* is one contract played in one world from a given discard:
 * prise and garde: the taker takes the dog and discards with the simple policy of
   :func:`tarot_solver.handcount.simple_discard` (bid advice) or with the candidate
   discard (discard advice); both contracts play the same, so one question serves both;
-* garde sans: the taker plays his 18 cards and the dog counts for him;
+* garde sans: the taker plays the cards he was dealt and the dog counts for him;
 * garde contre: the same, with the dog counted for the defence;
 * play advice: one card (of each class of cards that play alike) played by the
   player on turn at a position of the play, the world's hands being dealt as the
@@ -300,6 +300,8 @@ def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int,
     if time_budget is not None and not (isinstance(time_budget, (int, float)) and time_budget > 0):
         raise RecordError(f"time_budget must be a positive number of seconds (or None), not {time_budget!r}",
                           key="time_budget", token=str(time_budget))
+    if time_budget == math.inf:  # no stop in sight: as without a budget
+        time_budget = None
     try:
         _check_table_mb(table_mb)
     except ValueError as e:
@@ -439,7 +441,8 @@ def call_for(hand: int, called: Optional[int], variant: Variant) -> Optional[int
 
 
 def check_dog(hand: int, dog: Sequence[int], variant: Variant = VARIANT) -> int:
-    """The card set of the dog, six distinct cards outside ``hand``; raises :class:`RecordError` otherwise."""
+    """The card set of the dog, the variant's number of distinct cards (six; three at five players) outside
+    ``hand``; raises :class:`RecordError` otherwise."""
     dog_mask = mask_of(dog)
     if len(dog) != variant.dog_size:
         raise RecordError(f"the dog holds {variant.dog_size} cards, got {len(dog)}", key="dog")
@@ -542,13 +545,13 @@ def discard_candidates(hand_and_dog: int, limit: int = DEFAULT_CANDIDATES,
                        variant: Variant = VARIANT) -> List[Tuple[int, ...]]:
     """A few sensible legal discards from the taker's cards and the dog, the simple policy's first.
 
-    When the rules leave no choice of plain cards (six or fewer may be discarded, so
-    the lowest trumps make up the rest), the policy's discard is the only candidate.
-    Otherwise, for each set of suits that can be voided (no king, six cards at most),
-    most voids first, the places left are filled two ways: *banking* (the most valuable
-    cards of suits without their king first: points in the discard are safe) and
-    *shortening* (the lowest cards of the shortest suits, keeping honours).  Duplicates
-    are dropped and the first ``limit`` kept.
+    When the rules leave no choice of plain cards (as many as the dog's size or fewer
+    may be discarded, so the lowest trumps make up the rest), the policy's discard is
+    the only candidate.  Otherwise, for each set of suits that can be voided (no king,
+    the dog's size in cards at most), most voids first, the places left are filled
+    two ways: *banking* (the most valuable cards of suits without their king first:
+    points in the discard are safe) and *shortening* (the lowest cards of the shortest
+    suits, keeping honours).  Duplicates are dropped and the first ``limit`` kept.
     """
     size = variant.dog_size
     out = [tuple(simple_discard(hand_and_dog, variant))]
@@ -663,7 +666,7 @@ def view_of(seat: int, hand: CardsLike, *, taker: Optional[int], contract: Union
             played: CardsLike = (), poignees: Sequence[Tuple[int, CardsLike]] = (),
             players: int = VARIANT.players, called: Union[None, int, str] = None) -> View:
     """What ``seat`` knows, checked: its ``hand`` as dealt, the ``dog`` of a prise or garde,
-    the ``discard`` (the taker's six cards; for the others, the trumps shown from it),
+    the ``discard`` (the taker's whole discard; for the others, the trumps shown from it),
     the cards ``played`` from the first lead and the poignées shown, at a table of
     ``players`` (at five, the card the taker ``called``).  Raises :class:`RecordError`
     naming the key and the card that do not fit.  Cards are numbers or tokens."""

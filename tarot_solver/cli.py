@@ -229,7 +229,7 @@ def _bonus_line(petit_au_bout: Optional[str], poignees: List[str], slam: Optiona
 def score_command(contract_name: str, card_points: float, oudlers: int, petit_au_bout: Optional[str],
                   poignees: Tuple[str, ...], slam: Optional[str], players: int, alone: bool, as_json: bool) -> None:
     """Score one deal from the taker's card points and oudlers (FFT scale)."""
-    variant = variant_for(players)
+    variant = variant_for(_players(None, players))
     if alone and not variant.partner_share:
         raise click.UsageError("--alone: only at five players is there a partner to play without")
     contract = _contract_option(contract_name)
@@ -520,7 +520,7 @@ def _solve_one(record: DealRecord, all_cards: bool, made_only: bool, time_limit:
 
 
 def _solve_json(record: DealRecord, r: SolveResult, made_only: bool) -> Dict[str, Any]:
-    """The JSON form of one solve (FORMATS.md)."""
+    """The JSON form of one solve (docs/formats.md)."""
     if made_only:
         result: Dict[str, Any] = {"id": record.id, "made": r.made, "complete": r.complete}
     else:
@@ -723,6 +723,28 @@ def _players(record: Optional[DealRecord], players: Optional[int]) -> int:
     return record.variant.players if record is not None else VARIANT.players
 
 
+#: a play position's keys (advice.View) and the options of `play` that give them
+_VIEW_OPTIONS: Dict[str, Optional[str]] = dict(
+    seat="--seat", taker="--taker", contract="--contract", dealer="--dealer", leader="--leader", dog="--dog",
+    discard="--discard", played="--played", poignees="--poignee", called="--called")
+
+
+@contextmanager
+def _named_as_options(**options: Optional[str]) -> Iterator[None]:
+    """An error of the advice about a value given on the command line names the
+    option (``bids`` as ``--bids``, ``played[3]`` as ``--played[3]``); keyword
+    ``bids="--bids"`` maps the advice's key to its option, None where the option
+    was not given (the value came from a deal record, whose key the error keeps)."""
+    try:
+        yield
+    except TarotError as e:
+        name, index = (e.key or "").partition("[")[::2]
+        option = options.get(name)
+        if option is not None:
+            e.key = option + (f"[{index}" if index else "")
+        raise
+
+
 def _record_seat(record: DealRecord, seat: Optional[int]) -> int:
     """The seat advised from a record: --seat (checked by :func:`_check_seats`), else its taker."""
     if seat is not None:
@@ -845,10 +867,11 @@ def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Opt
         dealer = record.dealer if dealer is None else dealer
         if bids is None and record.bids is not None and dealer is not None:
             prior = (list(record.bids) + ["pass"] * players)[:(seat - dealer - 1) % players]
-    res = _advice.bid_advice(cards, seat=seat or 0, dealer=dealer, bids=prior, worlds=worlds, seed=seed,
-                             jobs=jobs, time_budget=time_budget, node_budget=node_budget,
-                             margin_budget=margin_budget, table_mb=table_mb, players=players,
-                             called=_called_option(record, seat, called))
+    with _named_as_options(bids=None if bids is None else "--bids", called=None if called is None else "--called"):
+        res = _advice.bid_advice(cards, seat=seat or 0, dealer=dealer, bids=prior, worlds=worlds, seed=seed,
+                                 jobs=jobs, time_budget=time_budget, node_budget=node_budget,
+                                 margin_budget=margin_budget, table_mb=table_mb, players=players,
+                                 called=_called_option(record, seat, called))
     result: Dict[str, Any] = {
         "id": _record_id(record),
         "players": players,
@@ -940,15 +963,13 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
         raise click.UsageError("missing option '--dog' (the cards of the dog)")
     if contract is None:
         raise click.UsageError("missing option '--contract' (prise or garde)")
-    try:
+    with _named_as_options(dog=None if dog is None else "--dog",
+                           contract=None if contract_name is None else "--contract",
+                           called=None if called is None else "--called"):
         res = _advice.discard_advice(cards, dog_cards, contract, seat=seat or 0, dealer=dealer, worlds=worlds,
                                      seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
                                      margin_budget=margin_budget, candidates=candidates, table_mb=table_mb,
                                      players=players, called=_called_option(record, seat, called))
-    except TarotError as e:
-        if dog is not None and e.key == "dog":  # the dog given as --dog
-            e.key = "--dog"
-        raise
     result: Dict[str, Any] = {
         "id": _record_id(record),
         "players": players,
@@ -1039,15 +1060,17 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
         assert seat is not None and contract_name is not None
         _check_seats(players, seat=seat, taker=taker, dealer=dealer, leader=leader)
         _check_hand(cards, where, players)
-        contract = _contract_option(contract_name)
-        target = _advice.view_of(seat, cards, taker=taker, contract=contract,
-                                 leader=leader if leader is not None else ((dealer or 0) + 1) % players,
-                                 dog=_cards_option(dog, "--dog"), discard=_cards_option(discard, "--discard"),
-                                 played=_cards_option(played, "--played") or [],
-                                 poignees=[(s, _cards_option(c, "--poignee") or []) for s, c in poignees],
-                                 players=players, called=_called_option(None, seat, called))
-    res = _advice.play_advice(target, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
-                              node_budget=node_budget, margin_budget=margin_budget, table_mb=table_mb)
+        with _named_as_options(**_VIEW_OPTIONS):
+            target = _advice.view_of(seat, cards, taker=taker, contract=_contract_option(contract_name),
+                                     leader=leader if leader is not None else ((dealer or 0) + 1) % players,
+                                     dog=_cards_option(dog, "--dog"), discard=_cards_option(discard, "--discard"),
+                                     played=_cards_option(played, "--played") or [],
+                                     poignees=[(s, _cards_option(c, "--poignee") or []) for s, c in poignees],
+                                     players=players, called=_called_option(None, seat, called))
+    # with a hand, every value of the view is an option's (a record's errors keep its keys)
+    with _named_as_options(**({} if record is not None else _VIEW_OPTIONS)):
+        res = _advice.play_advice(target, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
+                                  node_budget=node_budget, margin_budget=margin_budget, table_mb=table_mb)
     result: Dict[str, Any] = {
         "id": _record_id(record),
         "players": players,
@@ -1352,8 +1375,13 @@ def _read(ctx: click.Context, source: str, twice: bool) -> Iterator[Tuple[int, U
         if spool is None:
             spool = ctx.meta[STDIN_COPY] = ctx.with_resource(tempfile.TemporaryFile())
             shutil.copyfileobj(sys.stdin.buffer, spool)
-            stdin, sys.stdin = sys.stdin, io.TextIOWrapper(spool, encoding="utf-8")
-            ctx.call_on_close(lambda: setattr(sys, "stdin", stdin))
+            text = io.TextIOWrapper(spool, encoding="utf-8")
+            stdin, sys.stdin = sys.stdin, text
+
+            def restore() -> None:  # (the copy itself is closed after: with_resource)
+                sys.stdin = stdin
+                text.detach()
+            ctx.call_on_close(restore)
         spool.seek(0)
     elif twice and os.path.exists(source) and not (os.path.isfile(source) or os.path.isdir(source)):
         raise InputError(f"{source}: --strict reads the input twice, and a pipe can be read once: give it as '-'")

@@ -127,7 +127,7 @@ def _parse_option(word: str) -> Dict[str, Any]:
     key, _, value = word.partition("=")
     key = key.lower()
     if key in _SEAT_OPTIONS:  # (checked against the deal's table size by the record)
-        return {key: check_seat(int(value) if value.isdigit() else value, key, max(VARIANTS))}
+        return {key: check_seat(int(value) if value.isdecimal() else value, key, max(VARIANTS))}
     if key == "contract":
         return {key: Contract.parse(value)}
     if key == "called":

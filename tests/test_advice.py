@@ -146,6 +146,15 @@ def test_time_budget_keeps_a_prefix_of_the_worlds() -> None:
     assert one.contracts == res.contracts
 
 
+def test_an_infinite_time_budget_is_no_budget() -> None:
+    # (it reached Solver.stop_after as inf: a traceback from the command line)
+    res = invoke(["bid", EXAMPLE_HAND, "--time-budget", "inf", "--json"] + CLI_FAST)
+    assert res.exit_code == 0, res.stderr
+    same = invoke(["bid", EXAMPLE_HAND, "--json"] + CLI_FAST)
+    a, b = json.loads(res.stdout), json.loads(same.stdout)
+    assert a["worlds"] == b["worlds"] == 4 and a["contracts"] == b["contracts"]
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_time_budget_stops_the_searches_running_and_drops_their_worlds(jobs: int) -> None:
     # searches of up to a million nodes: the budget ends inside a batch, in the middle of a world;
@@ -319,12 +328,13 @@ def test_discard_says_when_its_recommendation_rests_on_no_decided_world() -> Non
     (["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract", "garde_contre"], ("no discard",)),
     (["discard", EXAMPLE_HAND, "--dog", "9S KS 5C CC QC CS", "--contract", "prise"], ("'CS'",)),
     (["discard", str(EXAMPLES / "game.json"), "--contract", "garde_sans"],
-     ("key 'contract'", "no discard in a garde_sans")),
-    (["bid", EXAMPLE_HAND, "--bids", "foo"], ("key 'bids'", "unknown contract 'foo'")),
-    (["bid", EXAMPLE_HAND, "--bids", "garde,prise"], ("key 'bids'", "does not beat the previous bid")),
+     ("key '--contract'", "no discard in a garde_sans")),
+    (["bid", EXAMPLE_HAND, "--bids", "foo"], ("key '--bids'", "unknown contract 'foo'")),
+    (["bid", EXAMPLE_HAND, "--bids", "garde,prise"], ("key '--bids'", "does not beat the previous bid")),
     # an empty bid between two commas is not dropped
-    (["bid", EXAMPLE_HAND, "--bids", "pass,,garde"], ("key 'bids'", "unknown contract ''")),
+    (["bid", EXAMPLE_HAND, "--bids", "pass,,garde"], ("key '--bids'", "unknown contract ''")),
     (["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract", "gard"], ("key '--contract'", "'gard'")),
+    (["bid", EXAMPLE_HAND, "--called", "KS"], ("key '--called'", "no card is called at 4 players")),
 ])
 def test_bad_input_is_one_line_and_exit_2(args: List[str], fragments: Any) -> None:
     assert_one_line_error(invoke(args + CLI_FAST), *fragments)
@@ -550,20 +560,20 @@ DOG = ["--dog", "9H JC T6 T8 T11 T20"]
 
 
 @pytest.mark.parametrize("args, fragments", [
-    (DOG + ["--played", PLAYED_22[:-3]], ("key 'seat'", "seat 2 is on turn")),
-    (["--played", "KD 2D"], ("key 'dog'", "a garde shows the dog")),
-    (DOG + ["--played", PLAYED_22[:-6] + " 7S"], ("key 'played[20]'", "seat 1 plays '7S'", "seat 3 holds it")),
-    (DOG + ["--played", PLAYED_22[:-3] + " 9H"], ("key 'played[21]'", "in the dog")),
-    (DOG + ["--played", PLAYED_22 + " T5"], ("key 'played[22]'", "seat 3 plays 'T5'", "does not hold it")),
-    (DOG + ["--played", PLAYED_22 + " T4 T13", "--discard", "T3"], ("key 'played[12]'", "discarded a trump")),
+    (DOG + ["--played", PLAYED_22[:-3]], ("key '--seat'", "seat 2 is on turn")),
+    (["--played", "KD 2D"], ("key '--dog'", "a garde shows the dog")),
+    (DOG + ["--played", PLAYED_22[:-6] + " 7S"], ("key '--played[20]'", "seat 1 plays '7S'", "seat 3 holds it")),
+    (DOG + ["--played", PLAYED_22[:-3] + " 9H"], ("key '--played[21]'", "in the dog")),
+    (DOG + ["--played", PLAYED_22 + " T5"], ("key '--played[22]'", "seat 3 plays 'T5'", "does not hold it")),
+    (DOG + ["--played", PLAYED_22 + " T4 T13", "--discard", "T3"], ("key '--played[12]'", "discarded a trump")),
     (DOG + ["--played", PLAYED_22 + " KD"], ("key '--played'", "duplicate card 'KD'")),
     # seat 0 trumped the clubs of trick 4 with T2 (a void), then leads a club
-    (DOG + ["--played", PLAYED_22 + " T4 T13 8C"], ("key 'played[24]'", "seat 0 plays '8C'", "rules it out")),
-    (DOG + ["--discard", "JS"], ("key 'discard'", "'JS' cannot be a trump shown")),
-    (["--contract", "garde_sans"] + DOG, ("key 'dog'", "not shown")),
+    (DOG + ["--played", PLAYED_22 + " T4 T13 8C"], ("key '--played[24]'", "seat 0 plays '8C'", "rules it out")),
+    (DOG + ["--discard", "JS"], ("key '--discard'", "'JS' cannot be a trump shown")),
+    (["--contract", "garde_sans"] + DOG, ("key '--dog'", "not shown")),
     (["--dog", "9H JC T6 T8 T11 ZZ"], ("key '--dog'", "'ZZ'")),
-    (["--seat", "1"] + DOG, ("key 'discard'", "the taker knows his discard")),
-    (DOG + ["--poignee", "2", "T1 T2 T3"], ("key 'poignees'", "exactly 10, 13, 15")),
+    (["--seat", "1"] + DOG, ("key '--discard'", "the taker knows his discard")),
+    (DOG + ["--poignee", "2", "T1 T2 T3"], ("key '--poignee'", "exactly 10, 13, 15")),
 ])
 def test_play_view_errors_name_the_key_and_the_card(args: List[str], fragments: Any) -> None:
     assert_one_line_error(invoke(["play", *DEFENDER_3, *args] + CLI_FAST), *fragments)

@@ -122,6 +122,8 @@ def test_score_defence_slam_and_failed_contract_text() -> None:
     (["--contract", "garde", "--points", "49.3", "--oudlers", "2"], "key '--points': points '49.3' are not a multiple"),
     (["--contract", "garde", "--points", "92", "--oudlers", "2"], "points '92' are not a multiple of 0.5 in 0..91"),
     (["--contract", "garde", "--points", "nan", "--oudlers", "2"], "points 'nan'"),
+    (["--contract", "garde", "--points", "49", "--oudlers", "2", "--players", "6"],
+     "key '--players': bad number of players '6'"),
     # what no deal ends in: three oudlers are 13 points at least (the Excuse
     # kept is 4), the defence's three leave the taker 78 at most
     (["--contract", "garde", "--points", "5", "--oudlers", "3"], "key '--points': 5 points with 3 oudlers: only 13"),

@@ -111,6 +111,8 @@ def test_the_example_hand_file() -> None:
     ("S:K / S:Q", RecordError, "a deal is 4 (or 3, or 5) hands and the dog separated by '/', found 2 parts"),
     ("dealer=x / a / b / c / d / e", RecordError, "key 'dealer': bad seat"),
     ("dealer=5 / a / b / c / d / e", RecordError, "key 'dealer': bad seat '5'"),
+    # a digit that is not a decimal one ('²'.isdigit() but int('²') fails)
+    ("dealer=\u00b2 / a / b / c / d / e", RecordError, "key 'dealer': bad seat"),
     ("contract=gard / a / b / c / d / e", RecordError, "key 'contract': unknown contract 'gard'"),
     ("seat=1 / a / b / c / d / e", RecordError, "unknown deal option 'seat'"),
     ("S:K / S:Q / S:J / S:KX / -", CardError, "key 'hands[3]': unknown rank 'X'"),
