@@ -35,7 +35,7 @@ QUOTAS = {Contract.PRISE: 20, Contract.GARDE: 18, Contract.GARDE_SANS: 8, Contra
 
 
 def realistic_deals(seed: int = SEED, players: int = 4) -> Iterator[Dict]:
-    """Endless realistic deal records (FORMATS.md dicts) from a seed."""
+    """Endless realistic deal records (docs/formats.md dicts) from a seed."""
     rng = random.Random(seed)
     variant = variant_for(players)
     size = variant.hand_size

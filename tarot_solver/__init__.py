@@ -15,7 +15,7 @@ from pathlib import Path
 __version__ = "0.1.0"
 
 try:
-    from . import _core  # noqa: F401
+    from . import _core
 except ImportError as exc:  # pragma: no cover - exercised only on a broken install
     from .errors import ExtensionMissingError
 

@@ -201,11 +201,6 @@ def count(mask: int) -> int:
     return bin(mask).count("1")
 
 
-def mask_points(mask: int) -> int:
-    """Half-points of the cards in a set."""
-    return sum(HALF_POINTS[c] for c in cards_of(mask))
-
-
 def points(half_points: int) -> Union[int, float]:
     """Half-points as points for output: an int when whole, else x.5."""
     return half_points // 2 if half_points % 2 == 0 else half_points / 2

@@ -3,9 +3,10 @@ game, and which cards cost how many points.
 
 The value of a position is the taker's margin (card points minus the target for
 the oudlers he ends with) under double-dummy play from there.  Along a complete
-game, the position before every card is solved once, from the last trick back
-to the first lead, with one :class:`~tarot_solver.solver.Solver` whose table is
-kept warm along the game.  The value after a card is the value of the next
+game, the position before every card is solved once (twice before a proven
+error: the second solve, on the warm table, finds a best card), from the last
+trick back to the first lead, with one :class:`~tarot_solver.solver.Solver`
+whose table is kept warm along the game.  The value after a card is the value of the next
 position, so a card's cost is the drop in value for its player's camp (the
 taker maximises the margin, the defenders minimise it).  A forced card (the only
 legal one) costs nothing and needs no solve.
@@ -43,7 +44,6 @@ from .scoring import ScoreResult
 from .solver import DEFAULT_TABLE_MB, Solver, _check_limits, _check_table_mb, worker_solver
 from .variant import Contract
 
-#: role names used in errors, summaries and plots
 #: the roles of the summary; the partner (five players) counts only games that had one
 ROLES = ("taker", "partner", "defence")
 
@@ -107,7 +107,7 @@ class GameAnalysis:
     """The double-dummy analysis of one complete game.
 
     ``values[i]`` bounds (half-points) the value of the position before card ``i``;
-    ``values[72]`` is the final margin.  ``undecided`` counts the cards whose cost
+    ``values[-1]`` (after the last card) is the final margin.  ``undecided`` counts the cards whose cost
     is neither proven zero nor proven positive.
     """
 
@@ -259,9 +259,6 @@ def analyze_task(item: Tuple[int, DealRecord, AnalysisOptions]) -> Dict[str, Any
     """One batch task, run on a worker: ``(line, record, options)`` to the output line."""
     line, record, options = item
     return analyze_game(record, options).to_json(line)
-
-
-# Reading histories ---------------------------------------------------------------------
 
 
 # Summaries -----------------------------------------------------------------------------

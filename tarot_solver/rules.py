@@ -10,8 +10,9 @@ core is checked against it.  Rulings (see docs/rules.md):
   even when its own camp wins that trick;
 * a camp that has won every earlier trick and *leads* the Excuse to the last trick
   wins that trick (either camp, slam announced or not);
-* a discard holds trumps only when the taker has fewer than six other discardable
-  cards, and then exactly as many trumps as are needed to make six.
+* a discard holds trumps only when the taker has fewer other discardable cards than
+  the dog's size (six; three at five players), and then exactly as many trumps as
+  are needed to make it up.
 """
 
 from __future__ import annotations
@@ -145,10 +146,6 @@ class PlayState:
     @property
     def to_play(self) -> int:
         return (self.leader + len(self.trick)) % self.players
-
-    @property
-    def is_last_trick(self) -> bool:
-        return count(self.hands[self.leader]) + (1 if self.trick else 0) == 1
 
     @property
     def over(self) -> bool:

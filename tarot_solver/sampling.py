@@ -7,8 +7,9 @@ nor trumps holds no trump, one who does not overtrump holds no trump above the h
 in the trick.  Everything else is unknown, and the Monte Carlo advice needs the unknown
 cards dealt *uniformly among the deals consistent with that knowledge*.
 
-The knowledge is a :class:`Constraints`: five *locations* (the four seats' current
-hands and the six cards set aside, the dog or the discard), each with a size, the cards
+The knowledge is a :class:`Constraints`: one *location* per seat (its current hand)
+and one for the cards set aside (the dog or the discard: six cards, three at five
+players), each with a size, the cards
 known to be there and the cards it cannot hold.  :class:`Sampler` draws from it exactly
 uniformly: the unknown cards fall into a few classes of cards allowed in the same
 locations; it counts the deals by dynamic programming over the classes, draws how many
@@ -74,7 +75,8 @@ class Constraints:
     hold.  ``played_by``: per seat, the cards it has played (they are in no location).
     ``dog_taken``: (taker, dog) once a taker has taken the dog and discarded; his dealt
     hand was then his hand plus his played cards plus the aside cards, minus the dog.
-    The last two only serve to rebuild the dealt hands (the Petit sec check).
+    ``played_by`` also takes the played cards out of the unknown ones; ``dog_taken``
+    only serves to rebuild the dealt hands (the Petit sec check).
     """
 
     sizes: Tuple[int, ...]
@@ -311,7 +313,7 @@ class View:
 
     ``hand``: the seat's cards as dealt.  ``dog``: the dog when shown (a prise or
     garde shows it to all), else None.  ``aside``: what the seat knows of the
-    discard once it is made, else None: all six cards for the taker, the trumps
+    discard once it is made, else None: all its cards for the taker, the trumps
     shown for the others (0 when none).  ``played``: the cards played from the first
     lead.  ``poignees``: (seat, cards shown).  ``players``: the table's size.
     ``called``: at five players, the card the taker called (announced to all).

@@ -131,10 +131,6 @@ class SearchStats:
     #: honours not searched: a touching honour's bound, shifted, refuted them
     run_shifts: int = 0
 
-    @property
-    def hit_rate(self) -> float:
-        return self.tt_hits / self.tt_probes if self.tt_probes else 0.0
-
 
 def _finished(state: PlayState) -> SolveResult:
     """The result of a game already over: its margin, with nothing to search."""
