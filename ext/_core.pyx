@@ -559,10 +559,10 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
     """Candidate cards for the player on turn, merged and ordered best first.
 
     For partition search: ``runlo``/``runhi`` get the lowest and highest rank
-    bit of the run each plain-suit move stands for (``runlo`` -1 for trumps,
-    honours outside a value choice and the Excuse, whose ``runhi`` is read
-    only where ``runlo`` is not; ``runhi`` has CHOICE set when the move is a
-    value choice), and
+    bit of the run each plain-suit move stands for (``runlo`` is -1, and
+    ``runhi`` then unread, for trumps, for honours outside a value choice and
+    for the Excuse; ``runhi`` has CHOICE set when the move is a value
+    choice), and
     ``vrel[s]`` the rank bit of the card whose beating decided a value choice
     among cards of different values in suit ``s`` (NO_REL if none).
     """
