@@ -140,3 +140,16 @@ def test_workers_without_this_tarot_solver_are_named(versions: Tuple[Any, ...], 
     with pytest.raises(SchedulerError, match=re.escape(f"{says}: install tarot-solver {__version__} on every worker")):
         _check_workers(_Versions(*versions), "tcp://10.0.0.9:8786")
     _check_workers(_Versions(__version__, __version__), "tcp://10.0.0.9:8786")
+
+
+def test_an_error_of_the_input_ends_a_parallel_run_after_the_results_before_it() -> None:
+    # (not a run that just stops there and looks complete)
+    def items() -> Iterator[int]:
+        yield -1
+        yield -2
+        raise ValueError("boom")
+
+    run = map_ordered(abs, items(), jobs=2)
+    assert next(run) == 1 and next(run) == 2
+    with pytest.raises(ValueError, match="boom"):
+        next(run)

@@ -1690,6 +1690,22 @@ def test_a_position_built_wrong_is_refused_by_name(change: Any, error: Any, frag
             ask(Solver(16))
 
 
+def test_all_cards_is_complete_only_when_every_card_is() -> None:
+    # the position's bounds can meet before every card's value is proven
+    from conftest import EXAMPLES
+    from tarot_solver.records import read_records
+    state = next(r for r in read_records(EXAMPLES / "endgames.jsonl") if r.id == "h13-trick9").position()
+    for limit in (5_000, 10_000, 40_000):
+        r = Solver(16).solve(state, all_cards=True, node_limit=limit, pv=False)
+        assert r.cards is not None and r.complete == all(c.complete for c in r.cards.values()), limit
+
+
+def test_a_finished_game_at_margin_zero_is_made() -> None:
+    st = PlayState(hands=[0] * 4, camps=(True, False, False, False), leader=0, taker_hp=112)  # 56 points, no oudler
+    assert Solver(1).solve(st).margin == 0.0 and Solver(1).solve(st).made is True
+    assert Solver(1).made(st).made is True
+
+
 def test_the_core_refuses_fewer_than_three_hands() -> None:
     # two hands of 39 cards overran the core's move buffers (a crash in legal_moves)
     core = Core(1 << 20)
