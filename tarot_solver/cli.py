@@ -1057,18 +1057,18 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
             raise click.UsageError("missing option '--dealer' or '--leader' (with a hand as POSITION)")
         if called is None and variant_for(players).partner_share:
             raise click.UsageError("missing option '--called' (the card the taker called, at five players)")
-        assert seat is not None and contract_name is not None
         _check_seats(players, seat=seat, taker=taker, dealer=dealer, leader=leader)
         _check_hand(cards, where, players)
-        with _named_as_options(**_VIEW_OPTIONS):
+    # with a hand, every value of the view is an option's (a record's errors keep its keys)
+    with _named_as_options(**({} if record is not None else _VIEW_OPTIONS)):
+        if record is None:
+            assert seat is not None and contract_name is not None
             target = _advice.view_of(seat, cards, taker=taker, contract=_contract_option(contract_name),
                                      leader=leader if leader is not None else ((dealer or 0) + 1) % players,
                                      dog=_cards_option(dog, "--dog"), discard=_cards_option(discard, "--discard"),
                                      played=_cards_option(played, "--played") or [],
                                      poignees=[(s, _cards_option(c, "--poignee") or []) for s, c in poignees],
                                      players=players, called=_called_option(None, seat, called))
-    # with a hand, every value of the view is an option's (a record's errors keep its keys)
-    with _named_as_options(**({} if record is not None else _VIEW_OPTIONS)):
         res = _advice.play_advice(target, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
                                   node_budget=node_budget, margin_budget=margin_budget, table_mb=table_mb)
     result: Dict[str, Any] = {

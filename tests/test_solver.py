@@ -1691,10 +1691,8 @@ def test_a_position_built_wrong_is_refused_by_name(change: Any, error: Any, frag
 
 
 def test_all_cards_is_complete_only_when_every_card_is() -> None:
-    # the position's bounds can meet before every card's value is proven
-    from conftest import EXAMPLES
-    from tarot_solver.records import read_records
-    state = next(r for r in read_records(EXAMPLES / "endgames.jsonl") if r.id == "h13-trick9").position()
+    # the position's bounds can meet before every card's value is proven (h13-trick9)
+    state = _endgame(12)
     for limit in (5_000, 10_000, 40_000):
         r = Solver(16).solve(state, all_cards=True, node_limit=limit, pv=False)
         assert r.cards is not None and r.complete == all(c.complete for c in r.cards.values()), limit
