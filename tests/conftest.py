@@ -139,6 +139,20 @@ def _bad_inputs() -> List[BadInput]:
         f"does not hold '{unheld}' (trick 1)")
     add("bad-seat", lambda o: o.__setitem__("taker", 4), "key 'taker'", "bad seat '4'")
     add("bad-contract", lambda o: o.__setitem__("contract", "gardez"), "key 'contract'", "unknown contract 'gardez'")
+
+
+    def all_pass(o: Dict[str, Any]) -> None:  # the taker kept
+        for key in ("contract", "discard", "played"):
+            del o[key]
+        o["bids"] = ["pass"] * 4
+
+    def no_contract(o: Dict[str, Any]) -> None:  # the taker and the discard kept
+        for key in ("contract", "bids", "played"):
+            del o[key]
+
+    add("all-pass-naming-a-taker", all_pass, "key 'bids'",
+        "every player passed, yet the record names a taker or a contract")
+    add("discard-without-contract", no_contract, "key 'discard'", "a discard needs a taker and a contract")
     out.append(BadInput("malformed-json", "game.json", '{"hands": [["KS", "QS"],\n  "dog": ]\n}\n',
                         ("game.json: line 2: malformed JSON at column", "Expecting")))
     out.append(BadInput("empty-file", "game.json", "\n  \n", ("game.json: empty file",)))

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import random
 import re
+import statistics
 from pathlib import Path
 from typing import Any, Callable, List
 
@@ -62,9 +63,11 @@ def test_undecided_worlds_widen_the_intervals_and_count_as_even() -> None:
     decided = (margin_score(Contract.GARDE, 4) + margin_score(Contract.GARDE, 10)) / 2 \
         + (margin_score(Contract.GARDE, -20) + margin_score(Contract.GARDE, -10)) / 2
     assert s.expected_score == pytest.approx(decided / 4)
-    lo, hi = s.expected_score_ci
-    assert lo < sum(margin_score(Contract.GARDE, o.low) for o in outcomes) / 4
-    assert hi > sum(margin_score(Contract.GARDE, o.high) for o in outcomes) / 4
+    # a 95 % normal interval: the mean of the low scores less 1.96 standard errors, the high ones' plus
+    lows = [margin_score(Contract.GARDE, o.low) for o in outcomes]
+    highs = [margin_score(Contract.GARDE, o.high) for o in outcomes]
+    assert s.expected_score_ci == (pytest.approx(statistics.mean(lows) - 1.959964 * statistics.stdev(lows) / 2),
+                                   pytest.approx(statistics.mean(highs) + 1.959964 * statistics.stdev(highs) / 2))
 
 
 def test_undecided_question_is_bracketed_by_probes() -> None:
@@ -178,6 +181,29 @@ def test_discard_candidates_are_legal_distinct_and_start_with_the_policy() -> No
     for c in cands:
         rules.check_discard(full, c)
     assert advice.discard_candidates(full, limit=2) == cands[:2]
+
+
+def test_a_kingless_suit_of_the_dogs_size_is_voided() -> None:
+    hand_and_dog = mask_of(parse_cards("1S 2S 4H 8H JH CH 2D 8D JD 1C 3C 4C 5C 9C 10C T3 T8 T9"
+                                       " T10 T16 T19 T20 T21 EX"))
+    assert tuple(parse_cards("1C 3C 4C 5C 9C 10C")) in advice.discard_candidates(hand_and_dog, limit=20)
+
+
+def test_equal_expected_scores_rank_the_likelier_make_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two discards of the same expected score (0 points at garde): the one that makes more often first."""
+    margins = [(35, 5), (-5, 5), (-5, -35)]  # (first candidate, second) in three worlds
+
+    def run(constraints: Any, questions: Any, **kwargs: Any) -> Any:
+        assert len(questions) == 2
+        rows = [[Outcome(m >= 0, m, m, 1) for m in world] for world in margins]
+        return rows, advice.RunInfo(3, 3, 0, 1, 1, 6, 0.0, 0.0, 0)
+
+    monkeypatch.setattr(advice, "_run", run)
+    res = advice.discard_advice("1S 2S 4H 8H JH CH 2D 8D JD 1C 3C 4C 5C 9C 10C T3 T8 T9", "T10 T16 T19 T20 T21 EX",
+                                "garde", candidates=2, progress=None)
+    assert [c.summary.expected_score for c in res.candidates] == [0, 0]
+    assert [c.summary.p_make for c in res.candidates] == [pytest.approx(2 / 3), pytest.approx(1 / 3)]
+    assert not res.candidates[0].policy and res.recommendation == res.candidates[0].discard
 
 
 def test_forced_discard_has_one_candidate() -> None:
@@ -570,6 +596,8 @@ DOG = ["--dog", "9H JC T6 T8 T11 T20"]
     # seat 0 trumped the clubs of trick 4 with T2 (a void), then leads a club
     (DOG + ["--played", PLAYED_22 + " T4 T13 8C"], ("key '--played[24]'", "seat 0 plays '8C'", "rules it out")),
     (DOG + ["--discard", "JS"], ("key '--discard'", "'JS' cannot be a trump shown")),
+    (DOG + ["--discard", "T21"], ("key '--discard'", "'T21' cannot be a trump shown")),  # oudlers stay
+    (DOG + ["--discard", "T1"], ("key '--discard'", "'T1' cannot be a trump shown")),
     (["--contract", "garde_sans"] + DOG, ("key '--dog'", "not shown")),
     (["--dog", "9H JC T6 T8 T11 ZZ"], ("key '--dog'", "'ZZ'")),
     (["--seat", "1"] + DOG, ("key '--discard'", "the taker knows his discard")),

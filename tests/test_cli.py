@@ -248,10 +248,23 @@ def test_solve_a_complete_game_gives_its_result_as_played() -> None:
 def test_solve_midgame_json_and_card_values_agree() -> None:
     plain = json.loads(run(["solve", str(EXAMPLES / "midgame.json"), "--json"]).stdout)
     assert (plain["margin"], plain["made"], plain["complete"]) == (30.0, True, True)
-    cards = json.loads(run(["solve", str(EXAMPLES / "midgame.json"), "--all-cards", "--json"]).stdout)["cards"]
+    every = json.loads(run(["solve", str(EXAMPLES / "midgame.json"), "--all-cards", "--json"]).stdout)
+    cards = every["cards"]
     assert max(cards.values()) == plain["margin"] and plain["pv"][0] in cards
+    assert "cards_bounds" not in every  # only when a card's value is not proven
     made = json.loads(run(["solve", str(EXAMPLES / "midgame.json"), "--made-only", "--json"]).stdout)
     assert made["made"] is True and made["complete"] is True and "margin" not in made
+
+
+def test_cards_not_proven_have_their_bounds(tmp_path: Path) -> None:
+    """h13-trick9 at 10,000 nodes: the position's value is proven, five of its cards' values are not."""
+    record = next(line for line in (EXAMPLES / "endgames.jsonl").read_text(encoding="utf-8").splitlines() if '"h13-trick9"' in line)
+    (tmp_path / "h13.json").write_text(record + "\n", encoding="utf-8")
+    obj = json.loads(run(["solve", str(tmp_path / "h13.json"), "--all-cards", "--nodes", "10000", "--json"]).stdout)
+    assert obj["complete"] is False and obj["margin_bounds"] == [-24.0, -24.0]
+    open_cards = {c for c, v in obj["cards"].items() if v is None}
+    assert len(open_cards) == 5
+    assert {c for c, (lo, hi) in obj["cards_bounds"].items() if lo < hi} == open_cards
 
 
 @pytest.mark.parametrize("extra", [[], ["--made-only"]])

@@ -33,7 +33,9 @@ from tarot_solver.cli import main
 from tarot_solver.errors import RecordError, WorkerError
 from tarot_solver.history import AnalysisOptions, GameAnalysis, Summary, analyze_game, card_cost, narrow, settle
 from tarot_solver.records import DealRecord, iter_records, read_records
+from tarot_solver.scoring import score
 from tarot_solver.solver import Solver
+from tarot_solver.variant import Contract
 
 from conftest import EXAMPLES, ROOT, default_sigint
 
@@ -249,7 +251,8 @@ def test_summary_by_role_and_seat(tmp_path: Path) -> None:
     assert j["roles"]["defence"]["errors"] == 3 and j["roles"]["defence"]["points_lost"] == 7
     assert [s["taken"] for s in j["seats"]] == [2, 1, 0, 0]
     assert [s["points_lost"] for s in j["seats"]] == [7, 2, 1.5, 1.5]
-    assert summary.costs["defence"] == {3: 2, 8: 1}  # exact costs only, in half-points
+    # exact costs only, in half-points (the taker's cost proven in [2, 9] is not there)
+    assert summary.costs == {"taker": {6: 1}, "partner": {}, "defence": {3: 2, 8: 1}}
     text = summary.render().splitlines()
     assert text[0] == "3 games: contracts made 1; under double-dummy play made 2, failed 0, undecided 1"
     assert text[2].split() == ["taker", "3", "3", "1", "2", "2", "0.67", "5", "1.67"]
@@ -258,6 +261,21 @@ def test_summary_by_role_and_seat(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     summary.plot(tmp_path / "costs.png")
     assert (tmp_path / "costs.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_partners_errors_are_the_partners() -> None:
+    summary = Summary()
+    summary.add({**_line(0, True, True, [{"seat": 2, "cost": 2.5}, {"seat": 4, "cost": 1}]),
+                 "partner": 2, "scores": [140, -70, 70, -70, -70]})
+    assert (summary.roles["partner"].errors, summary.roles["defence"].errors) == (1, 1)
+    assert summary.costs["partner"] == {5: 1} and summary.costs["defence"] == {2: 1}
+
+
+def test_a_double_dummy_margin_of_zero_makes() -> None:
+    """Exactly the target (41 points with two oudlers) makes the contract."""
+    game = GameAnalysis(id=None, taker=0, contract=Contract.GARDE, values=[(0, 0)], mistakes=[], undecided=0,
+                        result=score("garde", 82, 2), scores=[150, -50, -50, -50])
+    assert game.dd_made is True and game.to_json()["dd_made"] is True
 
 
 # tarot-solve analyze -----------------------------------------------------------------------
@@ -329,6 +347,8 @@ def test_strict_checks_every_game_before_solving_any(tmp_path: Path) -> None:
     past = analyze([str(good), "-j", "1", "--strict", "--from-trick", "19"])
     assert past.exit_code == 0 and past.stderr == ("tarot-solve: note: --from-trick 19 is past the last trick of"
                                                    " 2 games at 4 players (18 tricks): nothing was solved in them\n")
+    last = analyze([str(good), "-j", "1", "--strict", "--from-trick", "18"])  # the last trick is not past the end
+    assert (last.exit_code, last.stderr) == (0, "") and last.stdout.count("\n") == 2
     # a pipe given by name cannot be read twice: refused at once
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)

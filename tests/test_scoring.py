@@ -156,8 +156,9 @@ def test_five_player_shares():
     alone = score(G, 2 * 51, 2, variant=FIVE_PLAYERS)
     assert (alone.taker, alone.partner) == (280, None)
     assert alone.scores(4, players=5) == [-70, -70, -70, -70, 280]
-    with pytest.raises(TarotError, match="do not agree"):
-        with_partner.scores(1, players=5)
+    for partner in (None, 1):  # no partner's seat, or the taker's own
+        with pytest.raises(TarotError, match="do not agree"):
+            with_partner.scores(1, players=5, partner=partner)
     with pytest.raises(TarotError, match="no called partner at 4 players"):
         score(G, 2 * 51, 2, partner=True)
 
