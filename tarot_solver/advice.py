@@ -405,20 +405,20 @@ def _contract_arg(contract: Union[Contract, str]) -> Contract:
         raise e.located(key="contract")
 
 
-def check_hand(hand: Sequence[int], what: str = "hand", variant: Variant = VARIANT) -> int:
+def check_hand(hand: Sequence[int], variant: Variant = VARIANT) -> int:
     """The card set of a hand as dealt (18 cards; 24 at three players, 15 at five); raises
     :class:`RecordError` otherwise."""
     if len(hand) != variant.hand_size:
         at = "" if variant is VARIANT else f" at {variant.players} players"
         other = [v for v in VARIANTS.values() if v.hand_size == len(hand)]
         hint = f" (hands of {len(hand)} are the {other[0].players}-player game's)" if other else ""
-        raise RecordError(f"a {what} holds {variant.hand_size} cards{at}, got {len(hand)}{hint}")
+        raise RecordError(f"a hand holds {variant.hand_size} cards{at}, got {len(hand)}{hint}")
     mask = mask_of(hand)
     if count(mask) != len(hand):
         dup = next(c for i, c in enumerate(hand) if c in hand[:i])
-        raise RecordError(f"duplicate card '{card_token(dup)}' in the {what}", token=card_token(dup))
+        raise RecordError(f"duplicate card '{card_token(dup)}' in the hand", token=card_token(dup))
     if rules.is_petit_sec(mask):
-        raise RecordError(f"the {what} holds the Petit sec (its only trump, and no Excuse): the deal is void",
+        raise RecordError("the hand holds the Petit sec (its only trump, and no Excuse): the deal is void",
                           token="T1")
     return mask
 

@@ -87,13 +87,17 @@ class ExtensionMissingError(ImportError):
     """The compiled core ``tarot_solver._core`` is not built."""
 
 
-def spelled(value: Any, limit: int = 40, *, quoted: bool = False) -> str:
+#: the longest value a message quotes whole
+SPELLED_LIMIT = 40
+
+
+def spelled(value: Any, *, quoted: bool = False) -> str:
     """``value`` as an input spells it, for a message: a string as it is (in quotes if
     ``quoted``, where a string stands for something else: "1" is no seat), anything
     else as JSON (``null``, ``true``, ``{"a": 1}``, not Python's None, True, {'a': 1}),
-    cut to ``limit`` characters so that a huge value still gives a line one can read."""
+    cut to :data:`SPELLED_LIMIT` characters so that a huge value still gives a line one can read."""
     text = value if isinstance(value, str) and not quoted else json.dumps(value, default=repr)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= SPELLED_LIMIT else text[:SPELLED_LIMIT - 3] + "..."
 
 
 def one_line(text: str) -> str:

@@ -54,13 +54,15 @@ def default_jobs() -> int:
 
 
 class Progress:
-    """A counter drawn on stderr, only once the run has lasted ``delay`` seconds."""
+    """A counter drawn on stderr, only once the run has lasted ``DELAY`` seconds (a short
+    run draws nothing)."""
 
-    def __init__(self, label: Optional[str], total: Optional[int], delay: float = 1.0) -> None:
+    DELAY = 1.0
+
+    def __init__(self, label: Optional[str], total: Optional[int]) -> None:
         self.label = label
         self.total = total
         self.start = time.monotonic()
-        self.delay = delay
         self.done = 0
         self.shown = False
         self.width = 0
@@ -70,8 +72,8 @@ class Progress:
     def elapsed(self) -> float:
         return time.monotonic() - self.start
 
-    def step(self, n: int = 1) -> None:
-        self.done += n
+    def step(self) -> None:
+        self.done += 1
         if self.total:
             total = max(self.total, self.done)  # (a total may be an estimate)
             width = 30
@@ -83,7 +85,7 @@ class Progress:
 
     def show(self, text: str) -> None:
         """Draw ``text`` after the label, over the previous line."""
-        if self.label is None or not self.tty or self.elapsed < self.delay:
+        if self.label is None or not self.tty or self.elapsed < self.DELAY:
             return
         line = f"{self.label} {text}"
         pad = " " * max(0, self.width - len(line))
