@@ -2420,6 +2420,7 @@ cdef int abs_trick(Abs* A, int leader, int left, int depth, int i, int led, int 
     cdef int moves[32]
     cdef uint32_t others, pool, m, live
     cdef uint64_t k[3]
+    k[0] = k[1] = k[2] = 0  # (set with e at a trick start, read only there; gcc cannot tell)
     cdef AbsEntry* e = NULL
     if i == 0:
         if left == 0:
