@@ -7,6 +7,7 @@ import itertools
 from collections import Counter
 from typing import Dict, List, Sequence, Tuple
 
+import numpy as np
 import pytest
 
 from tarot_solver import rules
@@ -113,8 +114,6 @@ def test_world_i_depends_only_on_seed_and_index() -> None:
     assert sampler.sample(world_rng(6, 0)) != forward[0]
     # the documented contract (the same advice for a given --seed, release after release):
     # world i of seed k is drawn by the generator of child i of SeedSequence(k)
-    import numpy as np
-
     child = np.random.SeedSequence(5).spawn(4)[3]
     assert world_rng(5, 3).random() == np.random.default_rng(child).random()
 
