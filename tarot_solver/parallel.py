@@ -24,6 +24,7 @@ a :class:`~tarot_solver.errors.WorkerError`.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import os
 import re
@@ -403,16 +404,27 @@ def map_ordered(
         # parallel too
         import joblib  # type: ignore[import-untyped]
 
-        n_jobs = jobs if jobs > 0 else default_jobs()
+        feed: _Feed[T] = _Feed(items)
+        queue: Iterator[T] = iter(feed)
+        if scheduler is None:
+            # no more workers than items: each costs a process start (about 0.4 s), and
+            # `-j 64` on a run of three items would spend seconds starting idle ones
+            # (joblib reads twice as many items ahead anyway)
+            ahead = list(itertools.islice(queue, jobs if jobs > 0 else default_jobs()))
+            if not ahead:
+                if feed.error is not None:
+                    raise feed.error
+                return
+            n_jobs = len(ahead)
+            queue = itertools.chain(ahead, queue)
+        else:
+            n_jobs = -1
         global _local_pool_started
         _local_pool_started = _local_pool_started or scheduler is None
         with _backend(scheduler):
-            if scheduler is not None:
-                n_jobs = -1
             runner = joblib.Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
-            feed: _Feed[T] = _Feed(items)
             with _ctrl_c_ignored_by_new_workers(local=scheduler is None):
-                results = runner(joblib.delayed(fn)(item) for item in feed)
+                results = runner(joblib.delayed(fn)(item) for item in queue)
             try:
                 for result in results:
                     yield result

@@ -144,12 +144,23 @@ def test_workers_without_this_tarot_solver_are_named(versions: Tuple[Any, ...], 
 
 def test_an_error_of_the_input_ends_a_parallel_run_after_the_results_before_it() -> None:
     # (not a run that just stops there and looks complete)
-    def items() -> Iterator[int]:
-        yield -1
-        yield -2
-        raise ValueError("boom")
-
-    run = map_ordered(abs, items(), jobs=2)
-    assert next(run) == 1 and next(run) == 2
+    run = map_ordered(abs, items_then_error(3), jobs=2)
+    assert next(run) == 0 and next(run) == 1 and next(run) == 2
     with pytest.raises(ValueError, match="boom"):
         next(run)
+    with pytest.raises(ValueError, match="boom"):  # before any item
+        next(map_ordered(abs, items_then_error(0), jobs=2))
+
+
+def items_then_error(n: int) -> Iterator[int]:
+    yield from range(n)
+    raise ValueError("boom")
+
+
+def test_no_more_workers_than_items() -> None:
+    """Each worker costs a process start: `-j 64` on three items starts three."""
+    from joblib.externals.loky import reusable_executor  # type: ignore[import-untyped]
+
+    assert list(map_ordered(abs, [-1, -2, -3], jobs=64)) == [1, 2, 3]
+    assert reusable_executor._executor._max_workers == 3
+    assert list(map_ordered(abs, [], jobs=64)) == []
