@@ -42,7 +42,7 @@ from .records import DealRecord, PathLike, _file_label
 from .rules import PlayState
 from .scoring import ScoreResult
 from .solver import DEFAULT_TABLE_MB, Solver, _check_limits, _check_table_mb, worker_solver
-from .variant import Contract
+from .variant import VARIANTS, Contract
 
 #: the roles of the summary; the partner (five players) counts only games that had one
 ROLES = ("taker", "partner", "defence")
@@ -292,6 +292,39 @@ def _half(value: Union[int, float]) -> int:
     return int(round(value * 2))
 
 
+def _checked_line(game: Mapping[str, Any]) -> Tuple[int, Optional[int]]:
+    """The taker and partner of an output line, once the values the summary counts are
+    checked to be of this command's making (an edited line met by ``--resume`` must
+    be refused, not counted as some other seat or result): ValueError otherwise."""
+    def seat(value: Any) -> int:
+        if type(value) is not int or not 0 <= value < players:
+            raise ValueError(f"not a seat of {players}: {value!r}")
+        return value
+
+    def number(value: Any) -> bool:
+        return type(value) in (int, float) and value >= 0
+
+    scores = game["scores"]
+    if not isinstance(scores, list) or len(scores) not in VARIANTS or any(type(x) is not int for x in scores):
+        raise ValueError(f"not the scores of a table: {scores!r}")
+    players = len(scores)
+    taker = seat(game["taker"])
+    partner = game.get("partner")
+    if partner is not None and seat(partner) == taker:
+        raise ValueError("the taker as his own partner")
+    if not (isinstance(game["made"], bool) and isinstance(game["complete"], bool)
+            and isinstance(game["dd_made"], (bool, type(None))) and type(game["undecided"]) is int
+            and game["undecided"] >= 0 and isinstance(game["errors"], list)):
+        raise ValueError("a value of another type than this command writes")
+    for error in game["errors"]:
+        seat(error["seat"])
+        cost = error["cost"]
+        bounds = error.get("cost_bounds") if cost is None else [cost, cost]
+        if not (isinstance(bounds, list) and len(bounds) == 2 and all(map(number, bounds))):
+            raise ValueError(f"not an error's cost: {cost!r}, bounds {bounds!r}")
+    return taker, partner
+
+
 @dataclass
 class Summary:
     """Totals over analysed games (their output lines), by role and by seat.
@@ -314,15 +347,15 @@ class Summary:
     costs: Dict[str, "Counter[int]"] = field(default_factory=lambda: {r: Counter() for r in ROLES})
 
     def add(self, game: Mapping[str, Any]) -> None:
-        """Count one game from its output line (:meth:`GameAnalysis.to_json`)."""
-        taker = game["taker"]
+        """Count one game from its output line (:meth:`GameAnalysis.to_json`); ValueError if
+        its values are not of this command's making."""
+        taker, partner = _checked_line(game)
         self.games += 1
         self.made += bool(game["made"])
         self.dd_made += game["dd_made"] is True
         self.dd_failed += game["dd_made"] is False
         self.incomplete += not game["complete"]
         self.undecided_cards += game["undecided"]
-        partner = game.get("partner")
         for role in ROLES:
             self.roles[role].games += role != "partner" or partner is not None
         players = len(game["scores"])
@@ -436,34 +469,46 @@ def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> "Cou
     """The keys (:func:`game_key`) of the lines already in an output file, each with how
     many lines hold it (a history may repeat an id), for ``--resume``.
 
-    Each line is passed to ``add`` (to summarise the whole file).  A last line cut
-    short (no newline: the writer was killed in it) is removed from the file.  The
-    keys are kept in memory: a few dozen bytes per line.
+    Each line is passed to ``add`` (to summarise the whole file).  A last line
+    without its newline is kept (the newline added) if it is whole, and removed if it
+    was cut short (the writer was killed in it).  The keys are kept in memory: a few
+    dozen bytes per line.
     """
     label = _file_label(path)
     keys: Counter[Union[str, int]] = Counter()
+
+    def take(raw: bytes) -> None:
+        """Count one line of the output (ValueError and the like if it is not one)."""
+        game = json.loads(raw)
+        key = game_key(game)
+        if not isinstance(key, (str, int)):  # (an id this tool never writes: a list...)
+            raise TypeError(key)
+        add(game)
+        keys[key] += 1
+
+    foreign = (ValueError, KeyError, TypeError, AttributeError, IndexError, OverflowError, RecursionError)
     whole = 0
     number = 0
+    tail = b""
     with open(path, "rb") as f:
         for number, raw in enumerate(f, 1):
             if not raw.endswith(b"\n"):
+                tail = raw
                 break
             whole += len(raw)
-            if not raw.strip():
-                continue
-            try:
-                game = json.loads(raw)
-                key = game_key(game)
-                if not isinstance(key, (str, int)):  # (an id this tool never writes: a list...)
-                    raise TypeError(key)
-                add(game)
-            except (ValueError, KeyError, TypeError, AttributeError, IndexError, OverflowError, RecursionError):
+            if raw.strip():
+                try:
+                    take(raw)
+                except foreign:
+                    raise RecordError(FOREIGN_LINE, file=label, record=f"line {number}") from None
+    if tail:
+        try:
+            take(tail)
+        except foreign:
+            if not b'{"'.startswith(tail[:2]):  # what this tool writes starts so, however short the cut
                 raise RecordError(FOREIGN_LINE, file=label, record=f"line {number}") from None
-            keys[key] += 1
-    if whole < os.path.getsize(path):
-        with open(path, "rb") as f:
-            f.seek(whole)
-            if not b'{"'.startswith(f.read(2)):  # what this tool writes starts so, however short the cut
-                raise RecordError(FOREIGN_LINE, file=label, record=f"line {number}")
-        os.truncate(path, whole)
+            os.truncate(path, whole)
+        else:
+            with open(path, "ab") as end:
+                end.write(b"\n")
     return keys

@@ -218,9 +218,19 @@ def test_resume_output_cuts_a_partial_last_line(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8").endswith('"line": 4}\n')
     out.write_text('{"id": "a", "line": 1}\n{"id": "a", "line": 2}\n', encoding="utf-8")  # an id twice
     assert history.resume_output(out, seen.append) == {"a": 2}
-    seat_7 = ('{"id": "z", "line": 1, "taker": 7, "made": true, "dd_made": true, "complete": true, "undecided": 0,'
-              ' "scores": [1, 2, 3, -6], "errors": []}\n')
-    for text, add in (("not json\n", seen.append), ('{"line": 1e400}\n', seen.append), (seat_7, Summary().add),
+    # a whole last line that lacks its newline (as some editors save) is kept
+    out.write_text('{"id": "a", "line": 1}\n{"id": "c", "line": 2}', encoding="utf-8")
+    assert history.resume_output(out, seen.append) == {"a": 1, "c": 1}
+    assert out.read_text(encoding="utf-8") == '{"id": "a", "line": 1}\n{"id": "c", "line": 2}\n'
+    line = {"id": "z", "line": 1, "taker": 1, "made": True, "dd_made": True, "complete": True, "undecided": 0,
+            "scores": [1, 2, 3, -6], "errors": [{"seat": 2, "cost": 1.5}]}
+    Summary().add(line)
+    # values this command never writes: a seat off the table (7, or -1 read as the last), "false" for false...
+    edited = [json.dumps({**line, **change}) + "\n" for change in (
+        {"taker": 7}, {"taker": -1}, {"made": "false"}, {"dd_made": 0}, {"errors": [{"seat": -2, "cost": 1.5}]},
+        {"errors": [{"seat": 2, "cost": None}]}, {"scores": [3, -3]}, {"partner": 1}, {"taker": True})]
+    for text, add in (("not json\n", seen.append), ('{"line": 1e400}\n', seen.append),
+                      *((t, Summary().add) for t in edited),
                       ('{"id": [1], "line": 2}\n', seen.append), ("hello", seen.append)):  # never a traceback, and a foreign file is left as it is
         out.write_text('{"id": "a", "line": 1}\n' + text, encoding="utf-8")
         with pytest.raises(RecordError, match=r"line 2: not a line this command writes \(with these options\)"):
