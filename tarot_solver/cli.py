@@ -823,7 +823,7 @@ _with_budget_options = _options(
                  help="Worker processes (default: all cores; 1 runs here)."),
     click.option("--time-budget", type=Seconds(min=0, min_open=True), metavar="S",
                  help="Stop after S seconds, with the worlds finished by then (worlds 0 to n-1; the first"
-                      " is always solved)."),
+                      " is always solved, within its node budgets)."),
     click.option("--node-budget", type=click.IntRange(min=1), default=_advice.DEFAULT_NODE_BUDGET,
                  show_default=True, metavar="N", help="Search nodes for each make/fail question."),
     click.option("--margin-budget", type=click.IntRange(min=0), metavar="N",
