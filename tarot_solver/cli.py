@@ -88,6 +88,14 @@ class TarotGroup(click.Group):
     and a closed stdout (``| head``) into a quiet stop with status 141, as a
     command killed by SIGPIPE."""
 
+    def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
+        if not args:  # bare `tarot-solve`: click's help
+            return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:  # an unknown option before the command, as its own: one line
+            raise InputError(_one_line(e.format_message()).rstrip(".") + f" (see '{PROG} --help')") from None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -98,7 +106,9 @@ class TarotGroup(click.Group):
         except click.UsageError as e:
             # bad usage (an unknown option, a value out of range, options that exclude each
             # other...) is bad input too: one line, with where to look
-            path = [PROG, *e.ctx.command_path.split()[1:]] if e.ctx is not None else [PROG]
+            # (the parser's errors, such as an option's missing value, carry no context)
+            path = [PROG, *e.ctx.command_path.split()[1:]] if e.ctx is not None else [
+                PROG, *([ctx.invoked_subcommand] if ctx.invoked_subcommand else [])]
             where = f" (see '{' '.join(path)} --help')"
             raise InputError(_one_line(e.format_message()).rstrip(".") + where) from None
         except BrokenPipeError:
@@ -235,8 +245,9 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
     contract = _contract_option(contract_name)
     half = card_points * 2
     if not half.is_integer() or not 0 <= half <= TOTAL_HALF_POINTS:
-        raise RecordError(f"points '{card_points:g}' are not a multiple of 0.5 in 0..{TOTAL_HALF_POINTS // 2}",
-                          key="--points", token=f"{card_points:g}")
+        typed = str(card_points).removesuffix(".0")  # (as given: 48.9999999999 is no 49)
+        raise RecordError(f"points '{typed}' are not a multiple of 0.5 in 0..{TOTAL_HALF_POINTS // 2}",
+                          key="--points", token=typed)
     _check_possible(int(half), oudlers, poignees, slam, petit_au_bout, contract, variant)
     res = score(contract, int(half), oudlers,
                 petit_au_bout=None if petit_au_bout is None else petit_au_bout == "attack",
@@ -1184,7 +1195,8 @@ AnalyzeTask = Tuple[int, DealRecord, _history.AnalysisOptions]
 
 @main.command("analyze")
 @click.argument("history")
-@batch_options("Write the game lines to this file ('-': stdout, as without it).", items="games", bad="game")
+@batch_options("Write the game lines to this file ('-': stdout, and a --summary after them).", items="games",
+               bad="game")
 @click.option("--time-limit", type=Seconds(min=0), metavar="SECONDS",
               help=f"Search time per position (0: none; default {ANALYZE_TIME_LIMIT:g}, none with --nodes).")
 @click.option("--nodes", type=click.IntRange(min=0), default=0, metavar="N",

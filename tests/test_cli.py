@@ -121,6 +121,7 @@ def test_score_defence_slam_and_failed_contract_text() -> None:
     (["--contract", "gardez", "--points", "49", "--oudlers", "2"], "unknown contract 'gardez'"),
     (["--contract", "garde", "--points", "49.3", "--oudlers", "2"], "key '--points': points '49.3' are not a multiple"),
     (["--contract", "garde", "--points", "92", "--oudlers", "2"], "points '92' are not a multiple of 0.5 in 0..91"),
+    (["--contract", "garde", "--points", "48.9999999999", "--oudlers", "2"], "points '48.9999999999' are not"),
     (["--contract", "garde", "--points", "nan", "--oudlers", "2"], "points 'nan'"),
     (["--contract", "garde", "--points", "49", "--oudlers", "2", "--players", "6"],
      "key '--players': bad number of players '6'"),
@@ -488,6 +489,10 @@ def test_missing_file() -> None:
     (["score", "--contract", "garde", "--points", "40", "--oudlers", "2", "--alone"], ("--alone: only at five",)),
     (["analyze", str(EXAMPLES / "history.jsonl"), "--no-such-option"], ("No such option", "--no-such-option")),
     (["nosuch"], ("No such command 'nosuch'", "'tarot-solve --help'")),
+    (["solve", str(EXAMPLES / "midgame.json"), "--nodes"],  # (the parser's errors carry no context)
+     ("Option '--nodes' requires an argument", "'tarot-solve solve --help'")),
+    (["play", "x", "--poignee", "1"], ("Option '--poignee' requires 2 arguments", "'tarot-solve play --help'")),
+    (["--no-such-option", "solve"], ("No such option '--no-such-option'", "'tarot-solve --help'")),
 ])
 def test_usage_errors_are_one_line_too(args: List[str], fragments: Any) -> None:
     result = run(args)
