@@ -224,7 +224,8 @@ class _Budget:
         spent (none when this one has no limit)."""
         part = _Budget(core, None, None, self.stop)
         if self.node_limit:
-            part.node_limit = core.nodes + max(1, int((self.node_limit - core.nodes) * fraction))
+            share = max(1, int((self.node_limit - core.nodes) * fraction))
+            part.node_limit = min(self.node_limit, core.nodes + share)  # (never past this budget's limit)
         if self.deadline:
             now = core.now()
             part.deadline = now + max(0.0, self.deadline - now) * fraction

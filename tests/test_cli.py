@@ -259,7 +259,8 @@ def test_solve_midgame_json_and_card_values_agree() -> None:
 
 def test_cards_not_proven_have_their_bounds(tmp_path: Path) -> None:
     """h13-trick9 at 10,000 nodes: the position's value is proven, five of its cards' values are not."""
-    record = next(line for line in (EXAMPLES / "endgames.jsonl").read_text(encoding="utf-8").splitlines() if '"h13-trick9"' in line)
+    lines = (EXAMPLES / "endgames.jsonl").read_text(encoding="utf-8").splitlines()
+    record = next(line for line in lines if '"h13-trick9"' in line)
     (tmp_path / "h13.json").write_text(record + "\n", encoding="utf-8")
     obj = json.loads(run(["solve", str(tmp_path / "h13.json"), "--all-cards", "--nodes", "10000", "--json"]).stdout)
     assert obj["complete"] is False and obj["margin_bounds"] == [-24.0, -24.0]

@@ -1736,6 +1736,9 @@ def test_a_node_limit_of_exactly_the_search_answers_and_bounds_that_meet_give_th
         solver.clear()
         r = solver.made(st, node_limit=limit)
         assert (r.nodes, r.complete) == (limit if not complete else need, complete)
+    for limit in (2, 10, 100, 150):  # an exact margin's probes share the limit: never one node past it
+        solver.clear()
+        assert solver.solve(st, node_limit=limit).nodes == limit
     # bounds that decide the contract decide it, whatever stopped the probe
     solver.clear()
     r = solver.at_least(_endgame(5), 7, node_limit=1)
