@@ -661,7 +661,7 @@ def world_position(view: View, constraints: Constraints, world: World) -> rules.
     return state
 
 
-def view_of(seat: int, hand: CardsLike, *, taker: Optional[int], contract: Union[Contract, str], leader: int,
+def view_of(seat: int, hand: CardsLike, *, taker: int, contract: Union[Contract, str], leader: int,
             dog: Optional[CardsLike] = None, discard: Optional[CardsLike] = None,
             played: CardsLike = (), poignees: Sequence[Tuple[int, CardsLike]] = (),
             players: int = VARIANT.players, called: Union[None, int, str] = None) -> View:
@@ -672,8 +672,7 @@ def view_of(seat: int, hand: CardsLike, *, taker: Optional[int], contract: Union
     naming the key and the card that do not fit.  Cards are numbers or tokens."""
     variant = variant_for(players)
     for key, value in (("seat", seat), ("taker", taker), ("leader", leader)):
-        if value is not None:
-            check_seat(value, key, players)
+        check_seat(value, key, players)
     for i, (shower, _) in enumerate(poignees):
         check_seat(shower, f"poignees[{i}]", players)
     contract = _contract_arg(contract)

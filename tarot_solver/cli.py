@@ -1073,7 +1073,7 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
     # with a hand, every value of the view is an option's (a record's errors keep its keys)
     with _named_as_options(**({} if record is not None else _VIEW_OPTIONS)):
         if record is None:
-            assert seat is not None and contract_name is not None
+            assert seat is not None and taker is not None and contract_name is not None
             target = _advice.view_of(seat, cards, taker=taker, contract=_contract_option(contract_name),
                                      leader=leader if leader is not None else ((dealer or 0) + 1) % players,
                                      dog=_cards_option(dog, "--dog"), discard=_cards_option(discard, "--discard"),

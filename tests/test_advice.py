@@ -631,7 +631,11 @@ def test_the_advice_takes_cards_as_tokens_and_contracts_by_name() -> None:
                       (lambda: advice.discard_advice(hand, EXAMPLE_DOG, "garde", candidates=0, **FAST),
                        "key 'candidates': candidates must be at least 1, not 0"),
                       (lambda: advice.view_of(3, DEFENDER_3[0], taker=1, contract="garde", leader=3, dog=DOG[1],
-                                              played=[99]), "key 'played'")):
+                                              played=[99]), "key 'played'"),
+                      (lambda: advice.view_of(3, DEFENDER_3[0], taker=1, contract="garde", dog=DOG[1],
+                                              leader=None), "key 'leader': bad seat 'null'"),  # type: ignore[arg-type]
+                      (lambda: advice.view_of(3, DEFENDER_3[0], contract="garde_sans", leader=3,
+                                              taker=None), "key 'taker': bad seat 'null'")):  # type: ignore[arg-type]
         with pytest.raises(TarotError, match=key):
             call()
     with pytest.raises(TypeError, match="contract must be a Contract or its name"):

@@ -281,6 +281,16 @@ def test_the_partners_errors_are_the_partners() -> None:
     assert summary.costs["partner"] == {5: 1} and summary.costs["defence"] == {2: 1}
 
 
+def test_analyze_game_names_an_argument_of_the_wrong_type() -> None:
+    game = GAMES[0]
+    for args, message in (((None,), "record must be DealRecord, not NoneType"),
+                          (({},), "record must be DealRecord, not dict"),
+                          ((game, None), "options must be AnalysisOptions, not NoneType"),
+                          ((game, AnalysisOptions(), 16), "solver must be a Solver or None, not int")):
+        with pytest.raises(TypeError, match=message):
+            analyze_game(*args)
+
+
 def test_a_double_dummy_margin_of_zero_makes() -> None:
     """Exactly the target (41 points with two oudlers) makes the contract."""
     game = GameAnalysis(id=None, taker=0, contract=Contract.GARDE, values=[(0, 0)], mistakes=[], undecided=0,
