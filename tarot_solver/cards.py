@@ -96,9 +96,11 @@ _CANON = tuple(
 
 def card_token(card: int) -> str:
     """Canonical token of a card (``KS``, ``T21``, ``EX``); raises :class:`CardError` for
-    a number that is not a card (0..77)."""
-    if isinstance(card, bool) or not isinstance(card, numbers.Integral) or not 0 <= card < NUM_CARDS:
-        raise CardError(f"'{card!r}' is not a card number (0..{NUM_CARDS - 1})", token=repr(card))
+    a number that is not a card (0..77), TypeError for what is not a number."""
+    if isinstance(card, bool) or not isinstance(card, numbers.Integral):
+        raise TypeError(f"card must be an integer, not {spelled(repr(card))}")
+    if not 0 <= card < NUM_CARDS:
+        raise CardError(f"'{card}' is not a card number (0..{NUM_CARDS - 1})", token=str(card))
     return _CANON[card]
 
 
@@ -121,7 +123,7 @@ def parse_card(token: str) -> int:
     if not isinstance(token, str):
         raise CardError(f"card token must be a string, got {spelled(token)}", token=spelled(token))
     if not token.strip().isprintable():  # shown with escapes: an invisible character would read as nothing
-        shown = token.strip().encode("unicode_escape").decode("ascii")
+        shown = spelled(token.strip().encode("unicode_escape").decode("ascii"))
         raise CardError(f"unknown card '{shown}' (it holds a character that does not print)", token=shown)
     t = token.strip().upper()
     hit = _LOOKUP.get(t)
@@ -134,29 +136,35 @@ def parse_card(token: str) -> int:
         n = int(m.group(1) or m.group(2))
         if 1 <= n <= 21:
             return TRUMP_BASE + n - 1
-        raise CardError(f"unknown card '{token}': trumps run from 1 to 21", token=token)
+        raise CardError(f"unknown card '{spelled(token)}': trumps run from 1 to 21", token=spelled(token))
     rank, suit = t[:-1], t[-1:]
     if suit in _SUIT_ALIASES and rank in _RANK_ALIASES:
         return _SUIT_ALIASES[suit] * 14 + _RANK_ALIASES[rank] - 1
-    raise CardError(f"unknown card '{token}'", token=token)
+    raise CardError(f"unknown card '{spelled(token)}'", token=spelled(token))
 
 
 CardsLike = Union[str, Iterable[Union[str, int]]]
 
 
-def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False) -> List[int]:
+def split_tokens(text: str) -> List[str]:
+    """The tokens of one string of cards, separated by spaces or commas."""
+    return [t for t in re.split(r"[\s,]+", text.strip()) if t]
+
+
+def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False, name: str = "cards") -> List[int]:
     """Parse tokens given as a list or as one string separated by spaces or commas.
 
     Integers are accepted as already-encoded cards.  Duplicates raise
-    :class:`CardError` unless ``allow_duplicates``.
+    :class:`CardError` unless ``allow_duplicates``.  ``name``: the argument, as a
+    TypeError names it.
     """
     if isinstance(cards, str):
-        items: Sequence[Union[str, int]] = [t for t in re.split(r"[\s,]+", cards.strip()) if t]
+        items: Sequence[Union[str, int]] = split_tokens(cards)
     else:
         try:
             items = list(cards)
         except TypeError:
-            raise TypeError("cards must be a string of tokens or a sequence of cards (tokens or numbers),"
+            raise TypeError(f"{name} must be a string of tokens or a sequence of cards (tokens or numbers),"
                             f" not {type(cards).__name__}") from None
     out: List[int] = []
     seen = 0
@@ -165,12 +173,12 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False) -> List[int
             raise CardError(f"card token must be a string, got {spelled(item)}", token=spelled(item))
         if isinstance(item, int):
             if not 0 <= item < NUM_CARDS:
-                raise CardError(f"card number {item} out of range 0..77", token=str(item))
+                raise CardError(f"card number {spelled(item)} out of range 0..77", token=spelled(item))
             c = item
         else:
             c = parse_card(item)
         if not allow_duplicates and seen >> c & 1:
-            raise CardError(f"duplicate card '{item}'", token=str(item))
+            raise CardError(f"duplicate card '{spelled(item)}'", token=spelled(item))
         seen |= 1 << c
         out.append(c)
     return out

@@ -24,6 +24,7 @@ may stand alone or make up the whole hand.
 from __future__ import annotations
 
 import re
+from collections import abc
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from .cards import (
@@ -39,7 +40,7 @@ from .cards import (
     suit_of,
     tokens,
 )
-from .errors import CardError, RecordError, TarotError
+from .errors import CardError, RecordError, TarotError, spelled
 from .records import check_seat
 from .variant import VARIANTS, Contract, variant_for
 
@@ -57,7 +58,7 @@ def _group_suit(letter: str, item: str) -> int:
     try:
         return suit_of(parse_card("K" + letter))  # the king of that suit, to reuse the suit aliases
     except CardError:
-        raise CardError(f"unknown suit '{letter}' in '{item}'", token=letter) from None
+        raise CardError(f"unknown suit '{spelled(letter)}' in '{spelled(item)}'", token=spelled(letter)) from None
 
 
 def _parse_group(item: str) -> List[int]:
@@ -72,9 +73,10 @@ def _parse_group(item: str) -> List[int]:
             try:
                 card = parse_card("T" + piece if piece.isdigit() else piece)
             except CardError:
-                raise CardError(f"unknown trump '{piece}' in '{item}'", token=piece) from None
+                raise CardError(f"unknown trump '{spelled(piece)}' in '{spelled(item)}'",
+                                token=spelled(piece)) from None
             if suit_of(card) != TRUMPS and card != EXCUSE:
-                raise CardError(f"'{piece}' in '{item}' is not a trump", token=piece)
+                raise CardError(f"'{spelled(piece)}' in '{spelled(item)}' is not a trump", token=spelled(piece))
             out.append(card)
         return out
     out = []
@@ -82,7 +84,7 @@ def _parse_group(item: str) -> List[int]:
         try:
             out.append(parse_card(rank + SUIT_LETTERS[suit]))
         except CardError:
-            raise CardError(f"unknown rank '{rank}' in '{item}'", token=rank) from None
+            raise CardError(f"unknown rank '{rank}' in '{spelled(item)}'", token=rank) from None
     return out
 
 
@@ -134,7 +136,8 @@ def _parse_option(word: str) -> Dict[str, Any]:
         return {key: parse_card(value)}
     if key == "discard":
         return {key: parse_hand(value.replace(",", " "))}
-    raise RecordError(f"unknown deal option '{key}' (expected one of {', '.join(OPTIONS)})", token=key)
+    raise RecordError(f"unknown deal option '{spelled(key)}' (expected one of {', '.join(OPTIONS)})",
+                      token=spelled(key))
 
 
 def parse_deal(text: str) -> Dict[str, Any]:
@@ -144,6 +147,8 @@ def parse_deal(text: str) -> Dict[str, Any]:
     validates the deal as a whole (78 cards, discard, ...).  Raises
     :class:`CardError` or :class:`RecordError` naming the bad token.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string (a deal in the one-line notation), not {type(text).__name__}")
     parts = [p.strip() for p in text.strip().split("/")]
     words = parts[0].split()
     count = next((i for i, w in enumerate(words) if "=" not in w), len(words))
@@ -152,7 +157,7 @@ def parse_deal(text: str) -> Dict[str, Any]:
         try:
             fields.update(_parse_option(word))
         except TarotError as e:
-            raise e.located(key=word.partition("=")[0].lower())
+            raise e.located(key=spelled(word.partition("=")[0].lower()))
     if count:
         parts[0] = " ".join(words[count:])
         if not parts[0]:
@@ -189,6 +194,9 @@ def format_deal(
 
     The number of hands says the number of players (``players``, if given, must agree).
     """
+    if isinstance(hands, str) or not isinstance(hands, abc.Sequence):
+        raise TypeError(f"hands must be a sequence of card lists (one a seat), not {type(hands).__name__}")
+    cards = [parse_cards(h, name=f"hands[{s}]") for s, h in enumerate(hands)] + [parse_cards(dog, name="dog")]
     if players is not None and players != len(hands):
         raise RecordError(f"{len(hands)} hands for {players} players", key="players", token=str(players))
     n = variant_for(len(hands)).players  # 3, 4 or 5 hands, as parse_deal reads them
@@ -199,8 +207,8 @@ def format_deal(
     if called is not None:
         options.append(f"called={card_token(parse_cards([called])[0])}")
     if discard is not None:
-        options.append("discard=" + ",".join(tokens(sorted(parse_cards(discard)))))
+        options.append("discard=" + ",".join(tokens(sorted(parse_cards(discard, name="discard")))))
     if leader is not None:
         options.append(f"leader={check_seat(leader, 'leader', n)}")
-    body = " / ".join(format_hand(h) for h in [*hands, dog])
+    body = " / ".join(format_hand(c) for c in cards)
     return " ".join(options) + " / " + body if options else body

@@ -15,8 +15,8 @@ The key-by-key contract is in ``docs/formats.md``.
 from __future__ import annotations
 
 import bisect
+import codecs
 import contextlib
-import heapq
 import io
 import itertools
 import json
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import rules
-from .cards import NUM_CARDS, card_token, mask_of, parse_cards, tokens
+from .cards import NUM_CARDS, card_token, mask_of, parse_cards, split_tokens, tokens
 from .errors import RecordError, TarotError, spelled
 from .scoring import ScoreResult, score, slam_outcome
 from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant, variant_for
@@ -54,7 +54,7 @@ def check_seat(value: Any, key: str, players: int) -> int:
 def _card_list(value: Any, key: str) -> List[int]:
     """Cards of one key (a list of tokens, or one string of tokens), sorted."""
     if not isinstance(value, (list, tuple, str)):
-        raise RecordError(f"expected a list of card tokens, got {_json_type(value)}", key=key)
+        raise RecordError(f"expected a list of card tokens, got {json_type(value)}", key=key)
     try:
         return sorted(parse_cards(value))
     except TarotError as e:
@@ -64,14 +64,15 @@ def _card_list(value: Any, key: str) -> List[int]:
 def one_card(value: Any, key: str) -> int:
     """The one card of a key (a token, or an int); raise :class:`RecordError` naming the key otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise RecordError(f"expected a card token, got {_json_type(value)}", key=key)
+        raise RecordError(f"expected a card token, got {json_type(value)}", key=key)
     cards = _card_list([value] if isinstance(value, int) else value, key)
     if len(cards) != 1:
-        raise RecordError(f"expected one card, got {len(cards)}", key=key, token=str(value))
+        raise RecordError(f"expected one card, got {len(cards)}", key=key, token=spelled(value))
     return cards[0]
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """What a JSON value is, for a message: null, a boolean, a number, a string, a list, an object."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -132,7 +133,7 @@ class DealRecord:
             variant_for(self.players)
         n = self.variant.players
         if not isinstance(self.hands, (list, tuple)) or len(self.hands) != n:
-            got = len(self.hands) if isinstance(self.hands, (list, tuple)) else _json_type(self.hands)
+            got = len(self.hands) if isinstance(self.hands, (list, tuple)) else json_type(self.hands)
             hint = f' (a deal of {got} hands says "players": {got})' if self.players is None and got in VARIANTS else ""
             raise RecordError(f"expected {n} hands, got {got}{hint}", key="hands")
         self.hands = [_card_list(h, f"hands[{s}]") for s, h in enumerate(self.hands)]
@@ -151,13 +152,13 @@ class DealRecord:
             except TarotError as e:
                 raise e.located(key="contract")
         if self.slam is not None and not isinstance(self.slam, bool):
-            raise RecordError(f"expected true or false, got {_json_type(self.slam)}", key="slam")
+            raise RecordError(f"expected true or false, got {json_type(self.slam)}", key="slam")
         if self.slam and self.taker is None:
             raise RecordError("a slam is announced but the record names no taker", key="slam")
         self._check_leader()
         if self.id is not None:
             if isinstance(self.id, bool) or not isinstance(self.id, (str, int)):
-                raise RecordError(f"expected a string, got {_json_type(self.id)}", key="id")
+                raise RecordError(f"expected a string, got {json_type(self.id)}", key="id")
             self.id = str(self.id)
         clash = [k for k in self.extra if k in KEYS]
         if clash:
@@ -242,7 +243,7 @@ class DealRecord:
         if self.bids is None:
             return
         if not isinstance(self.bids, (list, tuple)):
-            raise RecordError(f"expected a list of bids, got {_json_type(self.bids)}", key="bids")
+            raise RecordError(f"expected a list of bids, got {json_type(self.bids)}", key="bids")
         names = []
         for i, bid in enumerate(self.bids):
             try:
@@ -289,7 +290,7 @@ class DealRecord:
         if self.poignees is None:
             return
         if not isinstance(self.poignees, (list, tuple)):
-            raise RecordError(f"expected a list of poignées, got {_json_type(self.poignees)}", key="poignees")
+            raise RecordError(f"expected a list of poignées, got {json_type(self.poignees)}", key="poignees")
         checked: List[Poignee] = []
         for i, item in enumerate(self.poignees):
             key = f"poignees[{i}]"
@@ -310,10 +311,10 @@ class DealRecord:
         """Replay ``played`` card by card: an unheld or illegal card is named with its index."""
         if self.played is None:
             return
-        if not isinstance(self.played, (list, tuple)):
-            raise RecordError(f"expected a list of card tokens, got {_json_type(self.played)}", key="played")
+        if not isinstance(self.played, (list, tuple, str)):
+            raise RecordError(f"expected a list of card tokens, got {json_type(self.played)}", key="played")
         cards = []
-        for i, tok in enumerate(self.played):
+        for i, tok in enumerate(split_tokens(self.played) if isinstance(self.played, str) else self.played):
             try:
                 cards.append(parse_cards([tok])[0])
             except TarotError as e:
@@ -433,10 +434,10 @@ class DealRecord:
         ident = obj.get("id") if isinstance(obj, dict) else None
         label = record
         if isinstance(ident, (str, int)) and not isinstance(ident, bool):
-            label = f"{record} (id '{ident}')" if record else f"id '{ident}'"
+            label = f"{record} (id '{spelled(ident)}')" if record else f"id '{spelled(ident)}'"
         try:
             if not isinstance(obj, dict):
-                raise RecordError(f"expected a JSON object, got {_json_type(obj)}")
+                raise RecordError(f"expected a JSON object, got {json_type(obj)}")
             for key in ("hands", "dog"):
                 if obj.get(key) is None:
                     raise RecordError(f"missing required key '{key}'", key=key)
@@ -476,16 +477,16 @@ class DealRecord:
 def _poignees_from_json(value: Any) -> Any:
     """``[{"seat": s, "trumps": [...]}, ...]`` as ``[(s, [...]), ...]``."""
     if not isinstance(value, list):
-        raise RecordError(f"expected a list of poignées, got {_json_type(value)}", key="poignees")
+        raise RecordError(f"expected a list of poignées, got {json_type(value)}", key="poignees")
     out = []
     for i, item in enumerate(value):
         key = f"poignees[{i}]"
         if not isinstance(item, dict):
-            raise RecordError(f'expected an object {{"seat": ..., "trumps": [...]}}, got {_json_type(item)}',
+            raise RecordError(f'expected an object {{"seat": ..., "trumps": [...]}}, got {json_type(item)}',
                               key=key)
         unknown = [k for k in item if k not in ("seat", "trumps")]
         if unknown:
-            raise RecordError(f"unknown key '{unknown[0]}' in a poignée", key=key, token=unknown[0])
+            raise RecordError(f"unknown key '{spelled(unknown[0])}' in a poignée", key=key, token=spelled(unknown[0]))
         for k in ("seat", "trumps"):
             if k not in item:
                 raise RecordError(f"missing key '{k}'", key=key)
@@ -526,12 +527,19 @@ def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
 _DECODER = json.JSONDecoder(object_pairs_hook=_unique_keys)
 
 
+def duplicate_key(key: str, path: str = "") -> RecordError:
+    """The error of a key twice in one JSON object (``path``: the object's own key, if
+    any): which value was meant is unknown."""
+    shown = spelled(key)
+    return RecordError(f"duplicate key '{shown}' (which value is meant?)", key=f"{path}.{shown}" if path else shown)
+
+
 def _malformed(e: ValueError, label: str, line: int) -> RecordError:
     """The error of a JSON document that does not parse (``e`` from :mod:`json`)."""
     if isinstance(e, _DuplicateKey):
-        key = str(e.args[0])
-        return RecordError(f"duplicate key '{key}' (which value is meant?)", file=label, record=f"line {line}",
-                           key=key)
+        error = duplicate_key(str(e.args[0]))
+        error.located(file=label, record=f"line {line}")
+        return error
     if isinstance(e, json.JSONDecodeError):
         # (the json module ends some messages with " at", meant for its own position suffix)
         msg = e.msg[:-3] if e.msg.endswith(" at") else e.msg
@@ -553,12 +561,17 @@ def _loads(text: str, label: str, line: int) -> Any:
         return _malformed(e, label, line)
 
 
+def _codec(first_line: int) -> str:
+    """UTF-8; for text from a file's first line, dropping the byte order mark that may open it."""
+    return "utf-8-sig" if first_line == 1 else "utf-8"
+
+
 def _decode(data: bytes, label: str, first_line: int = 1) -> str:
     """Text of a file, or of its line ``first_line``; a UTF-8 byte order mark that opens
     the file is dropped.  Raises :class:`RecordError` naming the line and column of a byte
     that is not UTF-8."""
     try:
-        return data.decode("utf-8-sig" if first_line == 1 else "utf-8")
+        return data.decode(_codec(first_line))
     except UnicodeDecodeError as e:
         line = first_line + data.count(b"\n", 0, e.start)
         column = e.start - data.rfind(b"\n", 0, e.start)
@@ -566,12 +579,39 @@ def _decode(data: bytes, label: str, first_line: int = 1) -> str:
                           record=f"line {line}") from None
 
 
+#: the byte order marks of the other Unicode encodings (UTF-32's first: one begins as UTF-16's)
+_FOREIGN_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+                 (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+
+
+def _check_encoding(line: bytes, label: str, number: int) -> None:
+    """Refuse with one error a whole file that is not UTF-8 text at all, rather than each
+    of its lines: called on its lines up to the first not blank (``line``, line
+    ``number``), it raises :class:`RecordError` if the file opens with the byte order mark
+    of UTF-16 or UTF-32, or if that line holds NUL bytes (UTF-16 or UTF-32 without a byte
+    order mark, or not text)."""
+    if number == 1:
+        for bom, name in _FOREIGN_BOMS:
+            if line.startswith(bom):
+                raise RecordError(f"{name} text: save it as UTF-8", file=label)
+    if b"\0" in line:
+        raise RecordError(f"not UTF-8 text: line {number} holds NUL bytes (UTF-16 without a byte order mark,"
+                          " or not text?): save it as UTF-8", file=label)
+
+
 def read_text(path: PathLike) -> str:
     """The whole text of a file (``-``: stdin), checked to be UTF-8 (a hand file, say)."""
     if os.fspath(path) == "-":
-        return _decode(sys.stdin.buffer.read(), _file_label(path))
-    with open(path, "rb") as f:
-        return _decode(f.read(), _file_label(path))
+        data = sys.stdin.buffer.read()
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
+    label = _file_label(path)
+    for number, line in enumerate(io.BytesIO(data), 1):
+        _check_encoding(line, label, number)
+        if line.strip():
+            break
+    return _decode(data, label)
 
 
 def _is_record_line(doc: Any) -> bool:
@@ -580,10 +620,10 @@ def _is_record_line(doc: Any) -> bool:
     return isinstance(doc, dict) and "hands" in doc
 
 
-def _documents(lines: List[Optional[str]], label: str, first: int) -> Iterator[Tuple[int, Any]]:
+def _documents(lines: List[str], bad: Dict[int, TarotError], label: str, first: int) -> Iterator[Tuple[int, Any]]:
     """(line, parsed JSON value or the error) for each document of ``lines`` (the text of
-    lines ``first``, ``first`` + 1, ...; None for a line that is not UTF-8, which
-    :func:`iter_records` reports itself), in order.
+    lines ``first``, ``first`` + 1, ...; ``bad``: by index, the errors of those that are
+    not UTF-8, whose text has the bad bytes replaced), in order.
 
     A line that parses on its own, or that does not open an object or an array, is a
     document of its own (JSON Lines).  Otherwise a value opens there and may span lines
@@ -591,32 +631,31 @@ def _documents(lines: List[Optional[str]], label: str, first: int) -> Iterator[T
     the line and column where it breaks, and the next document starts at the next line
     that begins at its first column (a pretty-printed record's inner lines are
     indented).  So bad lines at the head of a JSON Lines file, a pretty-printed record
-    before JSON Lines, and a malformed pretty-printed record each lose nothing else.
+    before JSON Lines, and a malformed pretty-printed record each lose nothing else.  A
+    document holding a line that is not UTF-8 (where it breaks, or before) is reported
+    once too, as that line's error.
     """
-    shown = ["\x00" if line is None else line for line in lines]  # (no value spans a NUL)
-    text = "\n".join(shown)
-    starts = list(itertools.accumulate((len(line) + 1 for line in shown[:-1]), initial=0))
+    text = "\n".join(lines)
+    starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
     i = 0
     while i < len(lines):
         piece = lines[i]
-        if piece is None or not piece.strip():
+        if not piece.strip():
             i += 1
             continue
         number = first + i
         doc = _loads(piece, label, number)
         if not _opens_value(piece, doc):
-            yield number, doc
+            yield _undecoded(bad, first, i, i) or (number, doc)
             i += 1
             continue
         try:
             value, end = _value_from(text, starts, i, len(piece) - len(piece.lstrip()))
-        except RecursionError:
-            yield number, _too_deep(label, number)
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:
             stop = i + 1
             while stop < len(lines) and not _starts_document(lines[stop]):
                 stop += 1
-            at = i
+            at, found = i, (number, doc)  # (found: the error reported, but for a line not UTF-8)
             if isinstance(e, _Broken):
                 while e.pos > starts[i] and text[e.pos - 1].isspace():  # at the end: the last line read
                     e.pos -= 1
@@ -624,20 +663,32 @@ def _documents(lines: List[Optional[str]], label: str, first: int) -> Iterator[T
             line = first + at
             # an error past the next document's start: the value opened here is cut short
             spans = isinstance(e, _DuplicateKey) or number < line < first + stop
-            if isinstance(e, _Broken):  # the line and column in the file
-                e = json.JSONDecodeError(e.msg, lines[at] or "", e.pos - starts[at])
-            yield (line, _malformed(e, label, line)) if spans else (number, doc)
+            if isinstance(e, RecursionError):
+                found = (number, _too_deep(label, number))
+            elif spans:
+                if isinstance(e, _Broken):  # the line and column in the file
+                    e = json.JSONDecodeError(e.msg, lines[at], e.pos - starts[at])
+                found = (line, _malformed(e, label, line))
+            yield _undecoded(bad, first, i, at if spans else i) or found
             i = stop
             continue
-        yield number, value
         last = bisect.bisect_right(starts, end) - 1  # the line where the value ends
-        whole = lines[last] or ""
+        found = _undecoded(bad, first, i, last) or (number, value)
+        yield found
+        whole = lines[last]
         rest = whole[end - starts[last]:]
-        if rest.strip():  # more on that line
+        if rest.strip() and found[0] != first + last:  # more on that line
             line = first + last
             at = len(whole) - len(rest.lstrip())
             yield line, _malformed(json.JSONDecodeError("Extra data", whole, at), label, line)
         i = last + 1
+
+
+def _undecoded(bad: Dict[int, TarotError], first: int, low: int, high: int) -> Optional[Tuple[int, TarotError]]:
+    """(line, error) of the first line that is not UTF-8 among ``low``..``high`` (indexes
+    of :func:`_documents`' lines), if any."""
+    k = min((k for k in bad if low <= k <= high), default=None)
+    return None if k is None else (first + k, bad[k])
 
 
 def _opens_value(line: str, doc: Any) -> bool:
@@ -674,11 +725,10 @@ def _value_from(text: str, starts: List[int], i: int, indent: int) -> Tuple[Any,
         span *= 4
 
 
-def _starts_document(line: Optional[str]) -> bool:
-    """Whether a line may start a document after a malformed one: it is not UTF-8 (one
-    of its own), or it begins at its first column (a pretty-printed record's inner lines
-    are indented) and does not close one."""
-    return line is None or bool(line) and not line[0].isspace() and line.strip() not in ("}", "]", "},", "],")
+def _starts_document(line: str) -> bool:
+    """Whether a line may start a document after a malformed one: it begins at its first
+    column (a pretty-printed record's inner lines are indented) and does not close one."""
+    return bool(line) and not line[0].isspace() and line.strip() not in ("}", "]", "},", "],")
 
 
 def _parse(doc: Any, label: str, line: int) -> Union[DealRecord, TarotError]:
@@ -697,13 +747,17 @@ def iter_records(path: PathLike, text: Optional[str] = None) -> Iterator[Tuple[i
 
     A bad record (malformed JSON, a line that is not UTF-8, a record that breaks a
     rule) is yielded as its error and reading goes on; only a file that cannot be
-    read at all (missing, or empty) raises.  Files, stdin included, are read one
+    read at all (missing, empty, or not UTF-8 text at all: UTF-16, say) raises.  Files,
+    stdin included, are read one
     line at a time, so memory stays flat in the number of records: a line that
     parses on its own, or fails before its end, is a document of its own (JSON
     Lines); from a line that fails only at its end (an object that may go on: a
     pretty-printed record, or a line cut short), the lines up to the next one
-    holding a whole record are read as :func:`_documents` says.
+    holding a whole record are read as :func:`_documents` says (a line that is not
+    UTF-8 read with its bad bytes replaced, as it may be inside a record).
     """
+    if text is not None and not isinstance(text, str):
+        raise TypeError(f"text must be a string (the file's text), not {type(text).__name__}")
     label = _file_label(path)
     stdin = os.fspath(path) == "-"
     with contextlib.ExitStack() as stack:
@@ -712,44 +766,46 @@ def iter_records(path: PathLike, text: Optional[str] = None) -> Iterator[Tuple[i
             f = io.BytesIO(text.encode("utf-8"))
         else:
             f = sys.stdin.buffer if stdin else stack.enter_context(open(path, "rb"))
-        pending: List[Optional[str]] = []  # the lines from one that may open a value spanning several
-        undecoded: List[Tuple[int, Any]] = []  # those of them that are not UTF-8, with the error
+        pending: List[str] = []  # the lines from one that may open a value spanning several
+        bad: Dict[int, TarotError] = {}  # those of them (by index) that are not UTF-8, with the error
         base = 0  # the line number of pending[0]
-        seen = False  # a line not blank (or not UTF-8)
+        seen = False  # a line not blank
 
-        def flush(lines: List[Optional[str]]) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:
-            for line, doc in heapq.merge(_documents(lines, label, base), undecoded, key=lambda item: item[0]):
+        def flush(lines: List[str],
+                  errors: Dict[int, TarotError]) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:
+            for line, doc in _documents(lines, errors, label, base):
                 yield line, _parse(doc, label, line)
 
         for number, raw in enumerate(f, 1):
+            if not seen:
+                _check_encoding(raw, label, number)
+            error: Optional[RecordError] = None
             try:
-                text = _decode(raw, label, number)
+                line = _decode(raw, label, number)
             except RecordError as e:
-                seen = True
-                if pending:
-                    pending.append(None)
-                    undecoded.append((number, e))
-                else:
-                    yield number, e
-                continue
-            if not text.strip():
+                line, error = raw.decode(_codec(number), "replace"), e
+            if not line.strip():
                 if pending:
                     pending.append("")
                 continue
             seen = True
-            doc = _loads(text, label, number)
+            doc = _loads(line, label, number)
             if pending:
                 if not _is_record_line(doc):
-                    pending.append(text.rstrip("\r\n"))
+                    if error is not None:
+                        bad[len(pending)] = error
+                    pending.append(line.rstrip("\r\n"))
                     continue
-                yield from flush(pending)
-                pending, undecoded = [], []
-            if _opens_value(text, doc):
-                pending, base = [text.rstrip("\r\n")], number
+                yield from flush(pending, bad)
+                pending, bad = [], {}
+            if _opens_value(line, doc):
+                pending, base = [line.rstrip("\r\n")], number
+                if error is not None:
+                    bad[0] = error
                 continue
-            yield number, _parse(doc, label, number)
+            yield number, _parse(error or doc, label, number)
         if pending:
-            yield from flush(pending)
+            yield from flush(pending, bad)
         elif not seen:
             raise RecordError("empty file: no deal record", file=label)
 

@@ -173,7 +173,8 @@ class PlayState:
 
     def play(self, card: Union[int, str]) -> None:
         """Play ``card`` (a number or a token) for the seat on turn; raises
-        :class:`IllegalMoveError`, or :class:`CardError` for what is not a card."""
+        :class:`IllegalMoveError`, :class:`CardError` for a token or number that is not a
+        card, and TypeError for a value of another type."""
         card = parse_card(card) if isinstance(card, str) else card
         card_token(card)  # (a number that is not a card raises here)
         seat = self.to_play

@@ -150,12 +150,23 @@ def _bad_inputs() -> List[BadInput]:
         for key in ("contract", "bids", "played"):
             del o[key]
 
+    def played_string(o: Dict[str, Any]) -> None:  # one string of tokens, the 8th unknown
+        o["played"] = " ".join(o["played"][:7] + ["T22"] + o["played"][8:])
+
+    add("played-string-bad-token", played_string, "key 'played[7]'", "unknown card 'T22'")
+    add("huge-card-token", lambda o: o["hands"][2].__setitem__(0, "X" * 100_000), "key 'hands[2]'",
+        "unknown card '" + "X" * 37 + "...'")  # cut short
+    add("huge-id", lambda o: o.update(id="I" * 100_000, contract="gardez"),
+        "game.json: line 1 (id '" + "I" * 37 + "...'): key 'contract'")
     add("all-pass-naming-a-taker", all_pass, "key 'bids'",
         "every player passed, yet the record names a taker or a contract")
     add("discard-without-contract", no_contract, "key 'discard'", "a discard needs a taker and a contract")
     out.append(BadInput("malformed-json", "game.json", '{"hands": [["KS", "QS"],\n  "dog": ]\n}\n',
                         ("game.json: line 2: malformed JSON at column", "Expecting")))
     out.append(BadInput("empty-file", "game.json", "\n  \n", ("game.json: empty file",)))
+    utf16 = (json.dumps(game) + "\n").encode("utf-16-le").decode("ascii")  # no byte order mark: ASCII and NULs
+    out.append(BadInput("utf-16-without-bom", "game.json", utf16,
+                        ("game.json: not UTF-8 text: line 1 holds NUL bytes", "save it as UTF-8")))
     out.append(BadInput("not-an-object", "game.json", "[1, 2, 3]\n", ("game.json: line 1", "expected a JSON object")))
     return out
 

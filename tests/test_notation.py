@@ -174,8 +174,48 @@ def test_deal_round_trip(deck: List[int], dealer: int, taker: int, contract: Con
 def test_numbers_that_are_not_cards_are_refused() -> None:
     from tarot_solver.cards import card_token, cards_of, sorted_tokens, tokens
     from tarot_solver.errors import CardError
-    for bad in (lambda: card_token(-1), lambda: card_token(78), lambda: card_token(True),  # type: ignore
+    for bad in (lambda: card_token(-1), lambda: card_token(78),
                 lambda: cards_of(-1), lambda: cards_of(1 << 78), lambda: tokens([-1]), lambda: sorted_tokens(-1)):
         with pytest.raises(CardError, match="is not a card"):
             bad()
     assert card_token(77) == "EX" and cards_of(1 << 77) == [77]
+    with pytest.raises(CardError, match=r"^'78' is not a card number \(0\.\.77\)$"):
+        card_token(78)
+
+
+@pytest.mark.parametrize("call, says", [
+    (lambda: card_token("KS"), "card must be an integer, not 'KS'"),
+    (lambda: card_token(True), "card must be an integer, not True"),
+    (lambda: card_token(None), "card must be an integer, not None"),
+    (lambda: card_token("X" * 100_000), "card must be an integer, not '" + "X" * 36 + "..."),
+    (lambda: parse_deal(None), "text must be a string (a deal in the one-line notation), not NoneType"),
+    (lambda: format_deal(None, None), "hands must be a sequence of card lists (one a seat), not NoneType"),
+    (lambda: format_deal("S:K / S:Q", None), "hands must be a sequence of card lists (one a seat), not str"),
+    (lambda: format_deal([[], 5, [], []], []), "hands[1] must be a string of tokens or a sequence of cards"),
+    (lambda: format_deal([[]] * 4, None), "dog must be a string of tokens or a sequence of cards"),
+    (lambda: format_deal([[]] * 4, [], discard=3), "discard must be a string of tokens or a sequence of cards"),
+])
+def test_a_value_of_the_wrong_type_is_a_type_error_naming_it(call: Any, says: str) -> None:
+    with pytest.raises(TypeError) as info:
+        call()
+    assert str(info.value).startswith(says)
+
+
+HUGE = "X" * 100_000
+
+
+@pytest.mark.parametrize("call", [
+    lambda: parse_hand(HUGE),
+    lambda: parse_hand("S:K" + HUGE),
+    lambda: parse_hand(HUGE + ":K"),
+    lambda: parse_hand("T:21." + HUGE),
+    lambda: parse_hand("T:21.KS" + "." * 100_000),
+    lambda: parse_cards(["KS", "ks" + " " * 100_000]),
+    lambda: parse_deal(HUGE + "=1 / a / b / c / d / e"),
+    lambda: parse_deal("called=" + HUGE + " / a / b / c / d / e"),
+    lambda: parse_cards([HUGE]),
+])
+def test_a_huge_token_is_cut_short_in_messages(call: Any) -> None:
+    with pytest.raises(TarotError) as info:
+        call()
+    assert len(str(info.value)) < 200 and len(info.value.token or "") <= 40, str(info.value)[:500]

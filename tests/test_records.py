@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from tarot_solver.cards import card_token, parse_card
 from tarot_solver.errors import CardError, IllegalMoveError, RecordError, TarotError
-from tarot_solver.records import KEYS, DealRecord, count_records, iter_records, read_record, read_records, write_records
+from tarot_solver.records import (KEYS, DealRecord, count_records, iter_records, read_record, read_records, read_text,
+                                   write_records)
 from tarot_solver.variant import Contract
 
 from conftest import EXAMPLES, BadInput
@@ -227,6 +228,10 @@ def test_a_key_twice_is_an_error(tmp_path: Any, indent: Any) -> None:
     path.write_text(text.replace('"taker": 1', '"taker": 1, "taker": 3'), encoding="utf-8")
     with pytest.raises(RecordError, match=r"d\.json: line 1: key 'taker': duplicate key 'taker'"):
         read_records(path)
+    path.write_text(text.replace('"taker": 1', f'"{HUGE}": 1, "{HUGE}": 3'), encoding="utf-8")
+    with pytest.raises(RecordError) as info:
+        read_records(path)
+    assert "X" * 38 not in str(info.value) and "X" * 37 + "..." in str(info.value)  # the key cut short
 
 
 # what a file's lines may be: a whole record on a line, a pretty-printed record (several
@@ -241,6 +246,7 @@ _PIECES = {
     "flat": lambda k: [line.strip() for line in _PIECES["pretty"](k)],  # pretty, not indented
     "crlf": lambda k: [_PIECES["record"](k)[0] + b"\r"],
     "broken": lambda k: [line.replace(b'"dealer":', b'"dealer"') for line in _PIECES["pretty"](k)],
+    "pretty-latin1": lambda k: [line.replace(b'"id": "', b'"id": "\xe9') for line in _PIECES["pretty"](k)],
 }
 
 
@@ -443,6 +449,45 @@ def test_unknown_token_in_played(game_obj: Dict[str, Any]) -> None:
     assert "key 'played[7]': unknown card 'T22': trumps run from 1 to 21" in str(error_of(game_obj))
 
 
+def test_played_may_be_one_string_of_tokens(game_obj: Dict[str, Any]) -> None:
+    played = game_obj["played"][:30]
+    spaced = dict(game_obj, played=", ".join(t.lower() for t in played[:2]) + " " + " ".join(played[2:]))
+    record = DealRecord.from_json(spaced)
+    assert record == DealRecord.from_json(dict(game_obj, played=played))
+    assert record.to_json()["played"] == played  # written back as the canonical list
+    assert json.loads(write_records([record]))["played"] == played
+    twice = " ".join(played[:5] + played[1:2])
+    assert "key 'played[5]'" in str(error_of(dict(game_obj, played=twice)))
+    assert DealRecord.from_json(dict(game_obj, played="")).played == []
+
+
+HUGE = "X" * 100_000
+
+
+@pytest.mark.parametrize("change", [
+    lambda o: o["hands"][0].__setitem__(0, HUGE),
+    lambda o: o["hands"].__setitem__(0, " ".join(o["hands"][0][1:]) + " " + HUGE),  # one string of tokens
+    lambda o: o["hands"][0].__setitem__(0, "\x00" * 100_000),  # shown with escapes
+    lambda o: o["hands"][0].__setitem__(0, 10 ** 4000),  # a number that is no card
+    lambda o: o["hands"][0].__setitem__(1, o["hands"][0][0] + " " * 100_000),  # a duplicate card
+    lambda o: o.update(played=o["played"][:3] + [HUGE]),
+    lambda o: o.update(played=" ".join(o["played"][:3]) + " " + HUGE),
+    lambda o: o.update(id=HUGE, contract="gardez"),
+    lambda o: o.update(poignees=[{"seat": 0, "trumps": [], HUGE: 1}]),
+], ids=["token", "token-in-string", "unprintable", "number", "duplicate", "played", "played-string", "id",
+        "poignee-key"])
+def test_a_huge_value_is_cut_short_in_messages(game_obj: Dict[str, Any], change: Any) -> None:
+    change(game_obj)
+    err = error_of(game_obj, file="f", record="line 1")
+    assert len(str(err)) < 250 and len(err.token or "") <= 40, str(err)[:500]
+
+
+def test_a_huge_called_card_is_cut_short(five_obj: Dict[str, Any]) -> None:
+    five_obj["called"] = "KS" + " " * 100_000 + "QS"
+    err = error_of(five_obj)
+    assert "key 'called': expected one card, got 2 (token 'KS " in str(err) and len(str(err)) < 250
+
+
 def test_bad_id_type(deal_obj: Dict[str, Any]) -> None:
     assert "key 'id': expected a string, got a list" in str(error_of(dict(deal_obj, id=[1])))
     assert DealRecord.from_json(dict(deal_obj, id=17)).id == "17"
@@ -472,6 +517,88 @@ def test_not_utf8(tmp_path: Any) -> None:
     path.write_bytes(b'{"hands": "\xff"}')
     with pytest.raises(RecordError, match="not UTF-8 text"):
         read_records(path)
+
+
+def test_a_pretty_record_with_a_line_not_utf8_is_one_error_at_that_line(tmp_path: Any) -> None:
+    pretty = (EXAMPLES / "midgame.json").read_text(encoding="utf-8").rstrip("\n") + "\n"
+    latin1 = pretty.replace('"example-midgame"', '"partie-\u00e9t\u00e9"').encode("latin-1")
+    path = tmp_path / "latin1.json"
+    path.write_bytes(latin1)
+    with pytest.raises(RecordError, match=r"latin1\.json: line 2: not UTF-8 text \(bad byte at column 17\)$"):
+        read_record(path)
+    # once, whatever follows it: the next record is kept
+    path.write_bytes(latin1 + HISTORY_LINES[0].encode())
+    items = list(iter_records(path))
+    assert [(n, type(x).__name__) for n, x in items] == [(2, "RecordError"), (pretty.count("\n") + 1, "DealRecord")]
+    # also when the record breaks after that line, or opens on it
+    broken = latin1.replace(b'"dealer": 2,', b'"dealer": 2', 1)
+    assert broken != latin1
+    path.write_bytes(broken + HISTORY_LINES[0].encode())
+    assert [(n, type(x).__name__) for n, x in iter_records(path)] == [(2, "RecordError"),
+                                                                       (pretty.count("\n") + 1, "DealRecord")]
+    path.write_bytes(latin1.replace(b"{\n ", b"{", 1))
+    assert [(n, "not UTF-8" in str(x)) for n, x in iter_records(path)] == [(1, True)]
+
+
+def test_a_value_nested_too_deeply_over_lines_is_an_error(tmp_path: Any) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text("[[[[\n" + "[" * 100_000 + "\n" + HISTORY_LINES[0], encoding="utf-8")
+    items = list(iter_records(path))
+    assert [n for n, x in items if isinstance(x, RecordError) and "nested too deeply" in str(x)] == [1, 2]
+    assert items[-1][0] == 3 and isinstance(items[-1][1], DealRecord)
+
+
+RECORD_TEXTS = [(EXAMPLES / "midgame.json").read_text(encoding="utf-8"), "".join(HISTORY_LINES[:4]),
+                "\n \n" + HISTORY_LINES[0]]
+
+
+@pytest.mark.parametrize("encoding, says", [
+    ("utf-16", "UTF-16 text: save it as UTF-8"), ("utf-16-be", "utf-16-le"), ("utf-32", "UTF-32 text: save it as UTF-8")
+] + [(name, "holds NUL bytes (UTF-16 without a byte order mark, or not text?): save it as UTF-8")
+     for name in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")])
+def test_a_file_in_utf16_or_utf32_is_refused_whole(tmp_path: Any, monkeypatch: pytest.MonkeyPatch, encoding: str,
+                                                   says: str) -> None:
+    if says == "utf-16-le":  # (a byte order mark written big-endian)
+        encoding, says = "utf-16-be", "UTF-16 text: save it as UTF-8"
+        texts = ["\ufeff" + text for text in RECORD_TEXTS]
+    else:
+        texts = RECORD_TEXTS
+    path = tmp_path / "u.json"
+    for text in texts:
+        path.write_bytes(text.encode(encoding))
+        for read in (read_record, read_records, lambda p: list(iter_records(p)), read_text):
+            with pytest.raises(RecordError) as info:
+                read(path)
+            assert str(info.value).startswith(f"{path}: ") and says in str(info.value)
+            assert info.value.record is None
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode(encoding))))
+        with pytest.raises(RecordError, match="^<stdin>: "):
+            list(iter_records("-"))
+
+
+def test_nul_bytes_after_the_first_line_are_that_line_s_error(tmp_path: Any) -> None:
+    path = tmp_path / "h.jsonl"
+    path.write_bytes(b"\n" + HISTORY_LINES[0].encode() + b'{"id": "\x00"}\n' + HISTORY_LINES[1].encode())
+    assert [(n, type(x).__name__) for n, x in iter_records(path)] == [
+        (2, "DealRecord"), (3, "RecordError"), (4, "DealRecord")]
+
+
+@pytest.mark.parametrize("args", [["solve"], ["solve", "--strict", "-j", "1"], ["replay"], ["analyze", "-j", "1"],
+                                  ["bid"], ["discard"], ["play"]])
+def test_every_command_refuses_a_utf16_file_in_one_line(tmp_path: Any, args: List[str]) -> None:
+    from click.testing import CliRunner
+
+    from tarot_solver.cli import main
+    path = tmp_path / "u16.json"
+    path.write_bytes(RECORD_TEXTS[0].encode("utf-16"))
+    result = CliRunner().invoke(main, [args[0], str(path), *args[1:]])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"tarot-solve: error: {path}: UTF-16 text: save it as UTF-8\n"
+
+
+def test_text_must_be_a_string() -> None:
+    with pytest.raises(TypeError, match="^text must be a string \\(the file's text\\), not bytes$"):
+        read_record("x.json", text=b"{}")  # type: ignore[arg-type]
 
 
 def test_a_bad_line_of_json_lines_is_skipped_with_its_line(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
