@@ -28,12 +28,12 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from . import rules
 from .cards import EXCUSE, FULL_DECK, TRUMP_BASE, card_token, cards_of, mask_of
 from .errors import RecordError, TarotError, spelled
-from .records import VARIANT, DealRecord
+from .records import VARIANT, DealRecord, duplicate_key, json_type
 from .variant import Contract, variant_for
 
 SEATS = ("south", "east", "north", "west")
@@ -116,6 +116,36 @@ def strip_trailing_commas(text: str) -> str:
     return "".join(out)
 
 
+class _Object(List[Tuple[str, Any]]):
+    """A JSON object as the parser saw it: its (key, value) pairs, a repeated key kept."""
+
+
+_PAIRS = json.JSONDecoder(object_pairs_hook=_Object)
+
+
+def _unique(value: Any, path: str) -> Any:
+    """``value`` (parsed by ``_PAIRS``) with its objects made dicts, by the deal records'
+    rule: a key twice in one object is an error, here naming its path (``deal_info.contract``)."""
+    if isinstance(value, _Object):
+        out: Dict[str, Any] = {}
+        for k, v in value:
+            if k in out:
+                raise duplicate_key(k, path)
+            out[k] = _unique(v, f"{path}.{k}" if path else k)
+        return out
+    if isinstance(value, list):
+        return [_unique(v, f"{path}[{i}]") for i, v in enumerate(value)]
+    return value
+
+
+def loads(text: str) -> Any:
+    """The JSON document of a TarotClub log's text, read as TarotClub does (trailing commas
+    are allowed) but refusing a key twice in one object, as deal records do (which value
+    is meant is unknown); raises :class:`RecordError` for that, and the :mod:`json`
+    module's errors (``ValueError``, ``RecursionError``) for JSON that does not parse."""
+    return _unique(_PAIRS.decode(strip_trailing_commas(text)), "")
+
+
 def _defence_seat(hands: List[int], taker: int, shown: List[int]) -> int:
     """The defender whose playing hand holds every card of the defence poignée."""
     for seat, hand in enumerate(hands):
@@ -148,12 +178,17 @@ def rebuild(doc: Any) -> Dict[str, Any]:
     if not isinstance(slam, bool):
         raise RecordError("expected true or false", key="deal_info.slam", token=spelled(slam))
     dog = parse_cards(info.get("dog", ""), "deal_info.dog")
+    if dog and len(dog) != variant.dog_size:  # (else the record blames the taker's hand, not named in the log)
+        raise RecordError(f"the dog has {len(dog)} cards, expected {variant.dog_size}", key="deal_info.dog")
     attack = parse_cards(info.get("attack_handle", ""), "deal_info.attack_handle")
     defence = parse_cards(info.get("defense_handle", ""), "deal_info.defense_handle")
     tricks = doc.get("tricks")
-    if not isinstance(tricks, list) or len(tricks) != variant.tricks:
-        got = len(tricks) if isinstance(tricks, list) else "none"
-        raise RecordError(f"expected {variant.tricks} tricks, got {got}", key="tricks")
+    if not isinstance(tricks, list):
+        got = "no 'tricks' key" if "tricks" not in doc else json_type(tricks)
+        raise RecordError(f"expected a list of {variant.tricks} tricks, got {got}", key="tricks",
+                          token=None if tricks is None else spelled(tricks))
+    if len(tricks) != variant.tricks:
+        raise RecordError(f"expected {variant.tricks} tricks, got {len(tricks)}", key="tricks")
 
     played: List[int] = []
     seen = 0
@@ -224,7 +259,9 @@ def read_log(path: "os.PathLike[str] | str") -> DealRecord:
     except UnicodeDecodeError as e:
         raise RecordError(f"not UTF-8 text (bad byte at offset {e.start})", file=label) from None
     try:
-        doc = json.loads(strip_trailing_commas(text))
+        doc = loads(text)
+    except TarotError as e:  # a key twice
+        raise e.located(file=label) from None
     except json.JSONDecodeError as e:
         raise RecordError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", file=label) from None
     except RecursionError:

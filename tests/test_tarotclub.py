@@ -149,9 +149,16 @@ def _broken(change: Any) -> Dict[str, Any]:
     (lambda d: d["tricks"].__setitem__(3, "15-D;" + d["tricks"][3].split(";", 1)[1]),
      ("key 'tricks[3]'", "unknown TarotClub card '15-D'")),
     (lambda d: d["tricks"].pop(), ("expected 18 tricks, got 17",)),
+    (lambda d: d.__setitem__("tricks", ";".join(d["tricks"])),  # it said: got none
+     ("key 'tricks': expected a list of 18 tricks, got a string (token '14-S;05-S;04-S;",)),
+    (lambda d: d.__setitem__("tricks", {"0": d["tricks"][0]}), ("expected a list of 18 tricks, got an object",)),
+    (lambda d: d.pop("tricks"), ("key 'tricks': expected a list of 18 tricks, got no 'tricks' key",)),
     (lambda d: d["tricks"].__setitem__(2, d["tricks"][2] + ";02-S"), ("key 'tricks[2]'", "holds 4 cards, not 5")),
     (lambda d: d["tricks"].__setitem__(5, d["tricks"][0]), ("key 'tricks[5]'", "played twice")),
     (lambda d: d["deal_info"].__setitem__("dog", ""), ("key 'deal_info.dog'", "the dog is empty")),
+    # it said: key 'hands[0]': hands[0] has 19 cards, expected 18; dog has 5 cards (no 'hands' in a log)
+    (lambda d: d["deal_info"].__setitem__("dog", d["deal_info"]["dog"][5:]),
+     ("key 'deal_info.dog': the dog has 5 cards, expected 6",)),
     (lambda d: d["deal_info"].__setitem__("taker", "Nowhere"), ("key 'deal_info.taker'", "expected a seat")),
     (lambda d: d["deal_info"].__setitem__("contract", "Pass"), ("key 'deal_info.contract'", "unknown contract")),
     (lambda d: d["deal_info"].__setitem__("taker", None), ("got null (token 'null')",)),  # spelled as in the log
@@ -167,6 +174,42 @@ def test_bad_logs_name_the_problem(change: Any, fragments: Any) -> None:
         tarotclub.to_record(_broken(change))
     for fragment in fragments:
         assert fragment in str(err.value)
+
+
+def test_a_dog_of_the_wrong_size_is_named_in_any_contract() -> None:
+    for name in ("h03_guard.json", "seed69_guard_without.json", "three_guard.json"):
+        doc = log(name)
+        dog = doc["deal_info"]["dog"].split(";")
+        dog.append(next(t for t in ";".join(doc["tricks"]).split(";") if t not in dog))  # 7 cards
+        doc["deal_info"]["dog"] = ";".join(dog)
+        with pytest.raises(RecordError) as err:
+            tarotclub.to_record(doc)
+        assert str(err.value) == "key 'deal_info.dog': the dog has 7 cards, expected 6", name
+
+
+def test_a_key_twice_is_refused_naming_its_path(tmp_path: Path) -> None:
+    """As in a deal record, a key twice in one object is an error (the json module keeps
+    the last value: "Guard","Take" was converted as a prise)."""
+    text = (DATA / "h03_guard.json").read_text(encoding="utf-8")
+    assert text.count('"contract":"Guard",') == 1
+    bad = tmp_path / "twice.json"
+    bad.write_text(text.replace('"contract":"Guard",', '"contract":"Guard","contract":"Take",'), encoding="utf-8")
+    with pytest.raises(RecordError) as err:
+        tarotclub.read_log(bad)
+    assert str(err.value) == f"{bad}: key 'deal_info.contract': duplicate key 'contract' (which value is meant?)"
+    result = CliRunner().invoke(main, ["convert", "--strict", str(bad)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == ("tarot-solve: error: " + str(err.value) + "\n")
+    result = CliRunner().invoke(main, ["convert", str(bad), str(DATA / "h01_slam.json")])
+    assert result.exit_code == 2 and [json.loads(line)["id"] for line in result.stdout.splitlines()] == ["h01_slam"]
+    assert result.stderr.splitlines()[0] == "tarot-solve: skipped: " + str(err.value)
+    bad.write_text(text.replace('"tricks":', '"version":"3",\n    "tricks":'), encoding="utf-8")
+    with pytest.raises(RecordError, match="key 'version': duplicate key 'version'"):
+        tarotclub.read_log(bad)
+    # the same key in different objects is no repeat, and trailing commas are still allowed
+    assert tarotclub.loads('{"a": {"a": [{"a": 1, "b": 2,}]}, "b": [],}') == {"a": {"a": [{"a": 1, "b": 2}]}, "b": []}
+    with pytest.raises(RecordError, match=r"key 'a\.a\[0\]\.b': duplicate key 'b'"):
+        tarotclub.loads('{"a": {"a": [{"b": 1, "b": 1}]}}')
 
 
 def test_the_table_size_from_the_count_or_the_names() -> None:
