@@ -42,7 +42,7 @@ from . import history as _history
 from . import tarotclub as _tarotclub
 from .cards import (EXCUSE, FULL_DECK, HALF_POINTS, NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, card_token,
                     cards_of, parse_cards, points, tokens)
-from .errors import RecordError, TarotError, WorkerError
+from .errors import RecordError, TarotError, WorkerError, spelled
 from .errors import one_line as _one_line
 from .notation import format_hand, parse_hand
 from .parallel import Progress, stop_local_workers
@@ -671,8 +671,8 @@ def _hand_input(arg: str, name: str = "HAND") -> Tuple[List[int], Optional[DealR
             return parse_hand(arg), None, {"key": name}
         except TarotError as e:
             if not any(sep in arg for sep in " ,:\t"):
-                raise RecordError(f"'{arg}' is neither a file nor a hand of cards",
-                                  key=name, token=arg) from None
+                raise RecordError(f"'{spelled(arg)}' is neither a file nor a hand of cards",
+                                  key=name, token=spelled(arg)) from None
             raise e.located(key=name)
     label = "<stdin>" if arg == "-" else arg
     text = read_text(arg)

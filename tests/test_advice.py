@@ -349,6 +349,7 @@ def test_discard_says_when_its_recommendation_rests_on_no_decided_world() -> Non
     (["play", EXAMPLE_HAND, "--seat", "1", "--taker", "4", "--contract", "garde", "--dealer", "0"],
      ("key '--taker'", "bad seat '4'")),
     (["bid", "nofile.txt"], ("key 'HAND'", "'nofile.txt' is neither a file nor a hand",)),
+    (["bid", "x" * 1000], ("key 'HAND'", "'" + "x" * 37 + "...' is neither a file nor a hand",)),  # cut short
     (["bid", EXAMPLE_HAND, "--bids", "pass,gardez"], ("unknown contract 'gardez'",)),
     (["bid", EXAMPLE_HAND, "--dealer", "0", "--bids", "pass"], ("speaks after 3 bid(s)",)),
     (["discard", EXAMPLE_HAND, "--dog", "9S KS 5C CC QC ZZ", "--contract", "garde"], ("--dog", "'ZZ'")),
