@@ -308,6 +308,7 @@ cdef struct Search:
     int64_t node_limit
     int64_t sub_limit       # a scan's budget: the search below stops there
     double deadline
+    double stop             # Core.stop_at's time: ends any search, one in progress too (0: none)
     int aborted
     int64_t tt_probes
     int64_t tt_hits
@@ -3352,6 +3353,12 @@ cdef inline int store_cut(Search* S, uint32_t hx, uint32_t tag, Key* key, int* r
     return v
 
 
+cdef inline bint past(Search* S) noexcept nogil:
+    """Whether the request's deadline or the solver's stop has come."""
+    cdef double now = tc_now()
+    return (S.deadline > 0 and now > S.deadline) or (S.stop > 0 and now > S.stop)
+
+
 cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     """Fail-soft alpha-beta.  ``rel[s]`` gets the lowest rank bit of plain suit
     ``s`` the returned bound depends on (partition search): swapping lower
@@ -3384,7 +3391,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     S.nodes += 1
     if S.nodes >= S.sub_limit and not S.aborted:
         S.aborted = 2
-    if (S.nodes & 0x3FFF) == 0 and (tc_interrupted or (S.deadline > 0 and tc_now() > S.deadline)):
+    if (S.nodes & 0x3FFF) == 0 and (tc_interrupted or ((S.deadline > 0 or S.stop > 0) and past(S))):
         S.aborted = 1
     if S.aborted:
         return 0
@@ -3979,6 +3986,16 @@ cdef class Core:
     def now(self):
         """The clock used for deadlines."""
         return tc_now()
+
+    def stop_at(self, double when):
+        """End every search at ``when`` (:meth:`now`'s clock; 0: never), the one in
+        progress in another thread too: it reads this at its next deadline check."""
+        self.S.stop = when
+
+    @property
+    def stop(self):
+        """:meth:`stop_at`'s time (0.0: none)."""
+        return self.S.stop
 
     def reset_counters(self):
         self.S.nodes = 0

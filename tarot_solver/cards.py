@@ -169,14 +169,14 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False, name: str =
     out: List[int] = []
     seen = 0
     for item in items:
-        if isinstance(item, bool):
-            raise CardError(f"card token must be a string, got {spelled(item)}", token=spelled(item))
-        if isinstance(item, int):
+        if isinstance(item, numbers.Integral) and not isinstance(item, bool):  # (numpy's integers too)
             if not 0 <= item < NUM_CARDS:
-                raise CardError(f"card number {spelled(item)} out of range 0..77", token=spelled(item))
-            c = item
-        else:
+                raise CardError(f"card number {spelled(int(item))} out of range 0..77", token=spelled(int(item)))
+            c = int(item)
+        elif isinstance(item, str):
             c = parse_card(item)
+        else:
+            raise CardError(f"card token must be a string, got {spelled(item)}", token=spelled(item))
         if not allow_duplicates and seen >> c & 1:
             raise CardError(f"duplicate card '{spelled(item)}'", token=spelled(item))
         seen |= 1 << c
@@ -185,10 +185,10 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False, name: str =
 
 
 def mask_of(cards: Iterable[int]) -> int:
-    """The card set (bitmask) of an iterable of card numbers."""
+    """The card set (bitmask) of an iterable of card numbers (Python's or numpy's integers)."""
     m = 0
     for c in cards:
-        m |= 1 << c
+        m |= 1 << int(c)  # (a numpy integer would shift within 64 bits: the trumps above T7 lost)
     return m
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import codecs
 import contextlib
+import copy
 import io
 import itertools
 import json
@@ -444,7 +445,7 @@ class DealRecord:
             known = {k: obj[k] for k in KEYS if obj.get(k) is not None}
             if "poignees" in known:
                 known["poignees"] = _poignees_from_json(known["poignees"])
-            extra = {k: v for k, v in obj.items() if k not in KEYS}
+            extra = copy.deepcopy({k: v for k, v in obj.items() if k not in KEYS})  # (JSON: cheap; not shared)
             rec = cls(**known, extra=extra, origin=(file, label))
         except TarotError as e:
             raise e.located(file=file, record=label)
@@ -470,7 +471,7 @@ class DealRecord:
             "played": tokens(self.played) if self.played is not None else None,
         }
         out = {k: values[k] for k in KEYS if values[k] is not None}
-        out.update(self.extra)
+        out.update(copy.deepcopy(self.extra))  # (as the lists above: editing the output leaves the record)
         return out
 
 

@@ -115,8 +115,11 @@ class Trick:
 class PlayState:
     """The card play of one deal, from the first lead to the end.
 
-    ``camps[s]`` is True for the taker's camp.  Points are in half-points.  The
-    dog (or the discard) is credited at construction.  ``oudler_camp`` maps each
+    ``hands[s]`` is seat ``s``'s card set (a bitmask: :func:`cards.mask_of`), ``trick``
+    the cards (numbers) on the table, led by ``leader``.  ``camps[s]`` is True for the
+    taker's camp.  Points are in half-points, those of the tricks won so far and of the
+    dog or discard: :func:`opening_state` credits the dog or the discard (a record's
+    ``state()`` and ``position()`` build through it).  ``oudler_camp`` maps each
     oudler already settled (in a completed trick, the dog or the discard) to the
     camp that holds it for the count.
     """
@@ -177,6 +180,7 @@ class PlayState:
         card, and TypeError for a value of another type."""
         card = parse_card(card) if isinstance(card, str) else card
         card_token(card)  # (a number that is not a card raises here)
+        card = int(card)  # (numpy's integers: shifted within 64 bits, the cards above T7 would be lost)
         seat = self.to_play
         if self.over:
             raise IllegalMoveError(f"card '{card_token(card)}' played after the end of the game",
@@ -423,7 +427,8 @@ def opening_state(
     partner: Optional[int] = None,
 ) -> PlayState:
     """The position before the first lead: the dog or the discard credited as the rules say
-    (``partner``: the taker's called partner at five players, None when he plays alone)."""
+    (``hands`` and ``dog``: card sets, as :func:`cards.mask_of` makes; ``discard``: the
+    cards; ``partner``: the taker's called partner at five players, None when he plays alone)."""
     hands = list(hands)
     camps = variant.camps(taker, partner)
     state = PlayState(hands=hands, camps=camps, leader=leader, variant=variant)

@@ -175,6 +175,11 @@ def _check_state(state: object) -> None:
         hint = " (a deal record's: record.position() or record.state())" if hasattr(state, "position") else ""
         raise TypeError(f"expected a PlayState, not {type(state).__name__}{hint}")
     n = len(state.hands)
+    for s, hand in enumerate(state.hands):
+        if isinstance(hand, bool) or not isinstance(hand, int):
+            raise TypeError(f"PlayState.hands[{s}] must be a card set (cards.mask_of), not {type(hand).__name__}")
+    if any(isinstance(c, bool) or not isinstance(c, int) for c in state.trick):
+        raise TypeError("PlayState.trick must hold card numbers (cards.parse_card of a token)")
     if not 3 <= n <= 5 or len(state.camps) != n:
         raise ValueError(f"PlayState: {n} hands and {len(state.camps)} camps (3 to 5 players, a camp each)")
     if isinstance(state.leader, bool) or not isinstance(state.leader, int) or not 0 <= state.leader < n:
@@ -184,22 +189,20 @@ def _check_state(state: object) -> None:
 
 
 class _Budget:
-    """Node and time limits shared by the probes of one request, and the solver's
-    stop time (:meth:`Solver.stop_after`), which ends every probe but is no
+    """Node and time limits shared by the probes of one request.  The solver's stop
+    time (:meth:`Solver.stop_after`) is the core's: it ends every probe, and is no
     limit to share: where it is not reached, the probes are those without it."""
 
-    def __init__(self, core: "_core.Core", time_limit: Optional[float], node_limit: Optional[int],
-                 stop: float = 0.0) -> None:
+    def __init__(self, core: "_core.Core", time_limit: Optional[float], node_limit: Optional[int]) -> None:
         _check_limits(time_limit, node_limit)
         # a limit beyond what the core counts to is no limit (2**62 nodes: millennia)
         self.node_limit = min(int(node_limit), _MAX_NODES) if node_limit else 0
         self.deadline = core.now() + time_limit if time_limit else 0.0
-        self.stop = stop
 
     @property
     def ends(self) -> float:
         """When the probes must end (the core's clock; 0.0: never)."""
-        return min(filter(None, (self.deadline, self.stop)), default=0.0)
+        return self.deadline
 
     @property
     def limited(self) -> bool:
@@ -217,12 +220,13 @@ class _Budget:
 
     def spent(self, core: "_core.Core") -> bool:
         return bool((self.node_limit and core.nodes >= self.node_limit)
-                    or (self.ends and core.now() >= self.ends))
+                    or (self.deadline and core.now() >= self.deadline)
+                    or (core.stop and core.now() >= core.stop))
 
     def part(self, core: "_core.Core", fraction: float) -> "_Budget":
         """A budget that ends once ``fraction`` of what remains of this one is
         spent (none when this one has no limit)."""
-        part = _Budget(core, None, None, self.stop)
+        part = _Budget(core, None, None)
         if self.node_limit:
             share = max(1, int((self.node_limit - core.nodes) * fraction))
             part.node_limit = min(self.node_limit, core.nodes + share)  # (never past this budget's limit)
@@ -270,7 +274,6 @@ class Solver:
         self._busy = threading.Lock()
         self.last_stats = SearchStats(0, 0, 0, 0)
         self.status: Optional[SearchStatus] = None
-        self._stop = 0.0  # stop_after's time on the core's clock (0.0: none)
 
     def __reduce__(self) -> Any:
         raise TypeError("a Solver cannot be pickled or copied: its table is native memory; create one in"
@@ -301,17 +304,19 @@ class Solver:
     def stop_after(self, seconds: Optional[float]) -> None:
         """End every search of this solver ``seconds`` from now (None: no such end),
         whatever its own limits: for a caller with a deadline over many requests
-        (the advice's time budget).  A request it stops returns its proven
-        bounds, ``complete`` false, as under a time limit; one that ends before
-        is what it would be without it."""
+        (the advice's time budget), or another thread cancelling the request in
+        progress (``stop_after(0)``: it ends within milliseconds).  A request it
+        stops returns its proven bounds, ``complete`` false, as under a time
+        limit; one that ends before is what it would be without it.  The stop
+        holds for later requests too, until ``stop_after(None)``."""
         if seconds is not None and not (isinstance(seconds, numbers.Real) and math.isfinite(seconds)):
             raise ValueError(f"seconds must be a finite number (or None), not {seconds!r}")
-        self._stop = 0.0 if seconds is None else self._core.now() + max(0.0, float(seconds))
+        self._core.stop_at(0.0 if seconds is None else self._core.now() + max(0.0, float(seconds)))
 
     @property
     def past_stop(self) -> bool:
         """Whether :meth:`stop_after`'s time has come (a request may have been cut)."""
-        return bool(self._stop) and self._core.now() >= self._stop
+        return bool(self._core.stop) and self._core.now() >= self._core.stop
 
     @_one_at_a_time
     def set_options(self, *, table: Optional[bool] = None, bounds: Optional[bool] = None,
@@ -560,7 +565,7 @@ class Solver:
             return _finished(state)
         start = time.perf_counter()
         self._load(state)
-        budget = _Budget(self._core, time_limit, node_limit, self._stop)
+        budget = _Budget(self._core, time_limit, node_limit)
         target = round(2 * margin)
         lo, hi = self._core.bounds()
         ok = True
@@ -600,7 +605,7 @@ class Solver:
             return replace(_finished(state), cards={} if all_cards else None)
         start = time.perf_counter()
         self._load(state)
-        budget = _Budget(self._core, time_limit, node_limit, self._stop)
+        budget = _Budget(self._core, time_limit, node_limit)
         cards = None
         if all_cards:
             cards, lo, hi = self._card_values(budget)

@@ -183,6 +183,25 @@ def test_numbers_that_are_not_cards_are_refused() -> None:
         card_token(78)
 
 
+def test_numpy_integers_are_cards() -> None:
+    """A bot's cards from numpy (``rng.choice(cards_of(...))``): the same cards, the trumps
+    above T7 (bits 63 and up) included."""
+    import numpy as np
+
+    from tarot_solver.cards import mask_of
+    from tarot_solver.records import read_record
+
+    assert mask_of(np.array([5, 76])) == mask_of([5, 76]) == (1 << 5) | (1 << 76)
+    assert parse_cards([np.int64(76), np.int16(3)]) == [76, 3]
+    with pytest.raises(CardError, match="card number 99 out of range"):
+        parse_cards([np.int64(99)])
+    state = read_record(EXAMPLES / "deal.json").state()
+    expected = state.copy()
+    expected.play(70)
+    state.play(np.int64(70))  # (seat 3 leads the T15: bit 70)
+    assert state == expected
+
+
 @pytest.mark.parametrize("call, says", [
     (lambda: card_token("KS"), "card must be an integer, not 'KS'"),
     (lambda: card_token(True), "card must be an integer, not True"),

@@ -78,6 +78,11 @@ def test_unknown_keys_are_kept_after_the_known_ones(deal_obj: Dict[str, Any]) ->
     out = DealRecord.from_json(obj).to_json()
     assert out["zz_note"] == {"a": [1, 2]} and out["source"] == "club"
     assert list(out)[-2:] == ["zz_note", "source"]
+    # not shared: editing the input or the output leaves the record as it was read
+    record = DealRecord.from_json(obj)
+    obj["zz_note"]["a"].append(3)
+    record.to_json()["zz_note"]["a"].append(4)
+    assert record.extra["zz_note"] == {"a": [1, 2]}
 
 
 def test_null_counts_as_absent(deal_obj: Dict[str, Any]) -> None:

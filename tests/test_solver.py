@@ -338,6 +338,24 @@ def test_stop_after_ends_every_request_and_changes_none_it_does_not_reach() -> N
         later.stop_after(float("nan"))
 
 
+def test_stop_after_from_another_thread_ends_the_request_in_progress() -> None:
+    # a bot's move timer, or a GUI's cancel button: the search reads the stop as it runs
+    from conftest import EXAMPLES
+    from tarot_solver.records import read_record
+
+    state = read_record(EXAMPLES / "deal.json").state()  # a whole deal: minutes to solve
+    solver, results = Solver(64), []
+    search = threading.Thread(target=lambda: results.append(solver.solve(state, time_limit=600, pv=False)))
+    search.start()
+    while solver.status is None and search.is_alive():  # (the request has begun)
+        search.join(0.01)
+    solver.stop_after(0)
+    search.join(60)
+    assert not search.is_alive() and not results[0].complete
+    lo, hi = results[0].margin_bounds
+    assert lo <= hi
+
+
 def test_one_solver_shared_by_threads_serves_one_request_at_a_time() -> None:
     # the core releases the GIL: two searches on one table crashed the process
     rng = random.Random(5)
@@ -1682,6 +1700,9 @@ def _endgame(i: int = 0) -> PlayState:
     (lambda st: dataclasses.replace(st, hands=[st.hands[0] | 1 << 80] + st.hands[1:]), ValueError, "cards 0..77"),
     (lambda st: dataclasses.replace(st, taker_hp=10 ** 6), ValueError, "taker_hp"),
     (lambda st: "not a state", TypeError, "expected a PlayState, not str"),
+    (lambda st: dataclasses.replace(st, hands=[cards.cards_of(st.hands[0])] + st.hands[1:]), TypeError,
+     "PlayState.hands[0] must be a card set (cards.mask_of), not list"),
+    (lambda st: dataclasses.replace(st, trick=["KS"]), TypeError, "PlayState.trick must hold card numbers"),
 ])
 def test_a_position_built_wrong_is_refused_by_name(change: Any, error: Any, fragment: str) -> None:
     st = change(_endgame())
