@@ -31,7 +31,7 @@ import threading
 from collections import Counter, deque
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import IO, Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Tuple, TypeVar, Union
+from typing import IO, Any, Callable, Deque, Dict, Iterator, List, Optional, Tuple, TypeVar, Union
 
 import click
 from click.core import ParameterSource
@@ -40,19 +40,18 @@ from . import __version__, _core
 from . import advice as _advice
 from . import history as _history
 from . import tarotclub as _tarotclub
-from .cards import (EXCUSE, FULL_DECK, HALF_POINTS, NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, card_token,
-                    cards_of, parse_cards, points, tokens)
-from .errors import RecordError, TarotError, WorkerError, spelled
+from .cards import TOTAL_HALF_POINTS, card_token, cards_of, parse_cards, points, tokens
+from .errors import RecordError, TarotError, WorkerError, plural, spelled
 from .errors import one_line as _one_line
 from .notation import format_hand, parse_hand
 from .parallel import Progress, stop_local_workers
 from .parallel import map_ordered as _map_ordered
 from .records import VARIANT, DealRecord, check_seat, count_records, iter_records, one_card, read_record, read_text
-from .rules import PlayState, discardable
+from .rules import PlayState
 from .sampling import View
-from .scoring import SLAM_OUTCOMES, score
+from .scoring import POIGNEE_NAMES, SLAM_OUTCOMES, score
 from .solver import DEFAULT_TABLE_MB, MAX_TABLE_MB, Solver, SolveResult, solve_many
-from .variant import VARIANTS, Contract, Variant, variant_for
+from .variant import VARIANTS, Contract, variant_for
 
 PROG = "tarot-solve"
 #: a task of a batch (`_batch`)
@@ -64,9 +63,6 @@ MAX_SEAT = max(VARIANTS) - 1
 #: the most local worker processes (-j) and Monte Carlo worlds (--worlds) a command takes
 MAX_JOBS = 1024
 MAX_WORLDS = 10 ** 9
-POIGNEE_NAMES = ("simple", "double", "triple")
-#: the cards a poignée may show: the 21 trumps and the Excuse
-TRUMPS_AND_EXCUSE = NUM_CARDS - TRUMP_BASE
 CAMP_NAMES = {True: "attack", False: "defence", None: None}
 #: a result's ``made`` in words
 VERDICTS = {True: "made", False: "failed", None: "undecided"}
@@ -248,11 +244,11 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
         typed = str(card_points).removesuffix(".0")  # (as given: 48.9999999999 is no 49)
         raise RecordError(f"points '{typed}' are not a multiple of 0.5 in 0..{TOTAL_HALF_POINTS // 2}",
                           key="--points", token=typed)
-    _check_possible(int(half), oudlers, poignees, slam, petit_au_bout, contract, variant)
-    res = score(contract, int(half), oudlers,
-                petit_au_bout=None if petit_au_bout is None else petit_au_bout == "attack",
-                poignees=[POIGNEE_NAMES.index(p) for p in poignees], slam=slam, variant=variant,
-                partner=bool(variant.partner_share) and not alone)
+    with _named_as_options(points="--points", slam="--slam", petit_au_bout="--petit-au-bout", poignees="--poignee"):
+        res = score(contract, int(half), oudlers,
+                    petit_au_bout=None if petit_au_bout is None else petit_au_bout == "attack",
+                    poignees=[POIGNEE_NAMES.index(p) for p in poignees], slam=slam, variant=variant,
+                    partner=bool(variant.partner_share) and not alone)
     result = {
         "players": players,
         "contract": contract.value,
@@ -273,63 +269,6 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
     emit(result, as_json, _render_score)
 
 
-def _check_possible(half: int, oudlers: int, poignees: Tuple[str, ...], slam: Optional[str],
-                    petit_au_bout: Optional[str], contract: Contract, variant: Variant) -> None:
-    """Refuse what no deal ends in: points that cannot hold the oudlers, a slam the
-    points deny, a Petit au bout won by a camp that has not got the Petit or won no
-    trick, poignées showing more trumps than there are."""
-    # an oudler is 4.5 points to its camp; the Excuse, kept, 4 (a half-point card
-    # goes in exchange)
-    low = max(0, 9 * oudlers - 1)
-    high = TOTAL_HALF_POINTS - max(0, 9 * (len(OUDLERS) - oudlers) - 1)
-    if not low <= half <= high:
-        raise RecordError(f"{points(half)} points with {_history.plural(oudlers, 'oudler')}: only {points(low)} to"
-                          f" {points(high)} are possible", key="--points", token=f"{points(half)}")
-    taker_slam = slam in ("announced-made", "unannounced-made")
-    least, most = _slam_points(contract, variant)
-    if taker_slam and half < least:
-        raise RecordError(f"a slam made by the taker leaves him {points(least)} points at least in a"
-                          f" {contract.value}, not {points(half)}", key="--slam", token=slam)
-    if slam == "defence" and half > most:
-        raise RecordError(f"after a defence slam the taker has {points(most)} points at most in a"
-                          f" {contract.value}, not {points(half)}", key="--slam", token=slam)
-    # the camp of a Petit au bout won the trick holding the Petit: it has the Petit,
-    # and a trick
-    if petit_au_bout == "attack" and (oudlers == 0 or slam == "defence"):
-        why = "a defence slam leaves the taker no trick" if slam == "defence" else "the taker has no oudler"
-        raise RecordError(f"a Petit au bout for the attack, but {why}", key="--petit-au-bout", token=petit_au_bout)
-    if petit_au_bout == "defence" and (oudlers == len(OUDLERS) or taker_slam):
-        why = "the taker's slam leaves the defence no trick" if oudlers < len(OUDLERS) else \
-            "the taker has all three oudlers"
-        raise RecordError(f"a Petit au bout for the defence, but {why}", key="--petit-au-bout",
-                          token=petit_au_bout)
-    shown = sum(variant.poignee_sizes[POIGNEE_NAMES.index(p)] for p in poignees)
-    if shown > TRUMPS_AND_EXCUSE:
-        raise RecordError(f"poignées of {shown} trumps in all, but the game has {TRUMPS_AND_EXCUSE}"
-                          " (21 trumps and the Excuse)", key="--poignee", token=" ".join(poignees))
-
-
-def _slam_points(contract: Contract, variant: Variant) -> Tuple[int, int]:
-    """The least a taker's slam leaves him and the most a defence slam leaves him, in
-    half-points.  Besides the Excuse (its camp keeps 4 points when it is played before
-    the last trick), the cards put aside make the difference: the dog of a garde contre
-    counts for the defence, the discard of a prise or garde (no king, no oudler) and the
-    dog of a garde sans for the taker."""
-    kept = HALF_POINTS[EXCUSE] - 1
-
-    def most(cards: Iterable[int], excuse_kept: bool) -> int:
-        """The most the dog's or discard's worth of these cards is worth, with the Excuse kept beside."""
-        return sum(sorted((HALF_POINTS[c] for c in cards), reverse=True)[:variant.dog_size]) + kept * excuse_kept
-
-    dog = max(most(range(NUM_CARDS), False), most((c for c in range(NUM_CARDS) if c != EXCUSE), True))
-    if contract is Contract.GARDE_CONTRE:
-        return TOTAL_HALF_POINTS - dog, kept
-    if contract is Contract.GARDE_SANS:
-        return TOTAL_HALF_POINTS - kept, dog
-    discard = most(cards_of(discardable(FULL_DECK)), True)
-    return TOTAL_HALF_POINTS - kept, discard
-
-
 def _contract_option(name: str) -> Contract:
     """--contract's value, an error naming the option."""
     try:
@@ -340,7 +279,7 @@ def _contract_option(name: str) -> Contract:
 
 def _render_score(r: Dict[str, Any]) -> str:
     return "\n".join([
-        f"{r['contract']}: {r['points']} points with {_history.plural(r['oudlers'], 'oudler')} (target {r['target']}):"
+        f"{r['contract']}: {r['points']} points with {plural(r['oudlers'], 'oudler')} (target {r['target']}):"
         f" {_result_line(r['made'], r['margin'])}",
         _bonus_line(r["petit_au_bout"], [f"{p} poignée" for p in r["poignees"]],
                     r["slam"] and f"slam ({r['slam']})"),
@@ -404,7 +343,7 @@ def _render_replay(r: Dict[str, Any], called: str = "") -> str:
         slam = "slam announced, failed" if r["slam_announced"] else None
     return "\n".join([
         f"{title}{r['contract']} by seat {r['taker']}{called}",
-        f"taker: {r['taker_points']} points with {_history.plural(r['oudlers'], 'oudler')} (target {r['target']}):"
+        f"taker: {r['taker_points']} points with {plural(r['oudlers'], 'oudler')} (target {r['target']}):"
         f" {_result_line(r['made'], r['margin'])}",
         _bonus_line(r["petit_au_bout"], [f"{p['level']} poignée (seat {p['seat']})" for p in r["poignees"]], slam),
         "scores: " + ", ".join(f"seat {s} {_signed(v)}" for s, v in enumerate(r["scores"])),
@@ -511,7 +450,7 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
     skipped = _batch(ctx, file, itertools.chain(first, records), lambda line, record: (line, record, record.state()),
                      solve_all, noun="deal", output=output, resume=resume, strict=strict, on_result=count,
                      echo=echo)
-    click.echo(f"{_history.plural(sum(tally.values()), 'deal')}: {tally['made']} made, {tally['failed']} failed, "
+    click.echo(f"{plural(sum(tally.values()), 'deal')}: {tally['made']} made, {tally['failed']} failed, "
                f"{tally['undecided']} undecided", err=True)
     _raise_skipped(skipped, "record")
 
@@ -623,7 +562,7 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:
     elif r["margin"] is not None:
         verdict = f"margin {_signed(r['margin'])}: contract {'made' if r['made'] else 'fails'}"
         if r.get("taker_points") is not None:
-            verdict += f" (taker ends with {r['taker_points']} points, {_history.plural(r['oudlers'], 'oudler')})"
+            verdict += f" (taker ends with {r['taker_points']} points, {plural(r['oudlers'], 'oudler')})"
     else:
         made = {True: "made", False: "fails", None: "undecided"}[r["made"]]
         verdict = f"margin between {_signed(r['margin_bounds'][0])} and {_signed(r['margin_bounds'][1])}: {made}"
@@ -810,14 +749,14 @@ def _measured(s: Dict[str, Any]) -> bool:
 
 
 def _run_lines(r: Dict[str, Any]) -> List[str]:
-    lines = [f"{_history.plural(r['worlds'], 'world')} (seed {r['seed']}"
+    lines = [f"{plural(r['worlds'], 'world')} (seed {r['seed']}"
              + (f"; time budget reached after {r['worlds']} of {r['worlds_requested']}" if r["worlds"] <
                 r["worlds_requested"] else "")
              + f"), budgets {r['node_budget']:,} + {r['margin_budget']:,} nodes per question,"
              f" {r['seconds']:.1f} s"]
     if r["undecided_worlds"]:
         one = r["undecided_worlds"] == 1
-        lines.append(f"{r['undecided_worlds']} of {_history.plural(r['worlds'], 'world')}"
+        lines.append(f"{r['undecided_worlds']} of {plural(r['worlds'], 'world')}"
                      f" {'has' if one else 'have'} a question the solver left undecided within its budget:"
                      f" {'it counts' if one else 'they count'} as made or failed by a hair, at even odds, in the"
                      " estimates, and as both in the intervals")
@@ -1256,7 +1195,7 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
                                                                output is None and not show_summary)), total=total),
                      noun="game", output=output, resume=resume, strict=strict, on_result=summary.add, echo=echo)
     for players, n in sorted(past_the_end.items()):
-        click.echo(f"{PROG}: note: --from-trick {from_trick} is past the last trick of {_history.plural(n, 'game')}"
+        click.echo(f"{PROG}: note: --from-trick {from_trick} is past the last trick of {plural(n, 'game')}"
                    f" at {players} players ({variant_for(players).tricks} tricks): nothing was solved in"
                    f" {'it' if n == 1 else 'them'}",
                    err=True)
@@ -1356,7 +1295,7 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
             written += 1
     except (KeyboardInterrupt, WorkerError) as e:
         stopped, status = _stopped(e)
-        said = f"{_history.plural(written, noun)} written"
+        said = f"{plural(written, noun)} written"
         if output and not written:  # (never opened)
             said = f"no {noun} written; {output} {'left as it was' if os.path.exists(output) else 'not created'}"
         elif output:
@@ -1429,7 +1368,7 @@ def _raise_skipped(skipped: List[int], noun: str) -> None:
     """Exit status 2 once a batch is done if it skipped bad records."""
     if skipped:
         lines = ", ".join(map(str, skipped[:10])) + (", ..." if len(skipped) > 10 else "")
-        raise InputError(f"{_history.plural(len(skipped), 'bad ' + noun)} skipped"
+        raise InputError(f"{plural(len(skipped), 'bad ' + noun)} skipped"
                          f" (line{'s' if len(skipped) > 1 else ''} {lines})")
 
 
@@ -1470,6 +1409,6 @@ def convert_command(paths: Tuple[str, ...], output: Optional[str], strict: bool)
     else:
         with open(output, "w", encoding="utf-8") as f:
             f.write("".join(lines))
-        click.echo(f"{PROG}: {_history.plural(len(lines), 'deal')} written to {output}", err=True)
+        click.echo(f"{PROG}: {plural(len(lines), 'deal')} written to {output}", err=True)
     if bad:
-        raise InputError(f"{_history.plural(len(bad), 'bad log')} skipped")
+        raise InputError(f"{plural(len(bad), 'bad log')} skipped")

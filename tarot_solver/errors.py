@@ -100,6 +100,11 @@ def spelled(value: Any, *, quoted: bool = False) -> str:
     return text if len(text) <= SPELLED_LIMIT else text[:SPELLED_LIMIT - 3] + "..."
 
 
+def plural(n: int, noun: str) -> str:
+    """``n`` and ``noun``, in the plural unless ``n`` is 1."""
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
 def one_line(text: str) -> str:
     """``text`` with its runs of white space, newlines included, made single spaces."""
     return " ".join(text.split())

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from .cards import TOTAL_HALF_POINTS, card_token, count, points
-from .errors import RecordError
+from .errors import RecordError, plural
 from .records import DealRecord, PathLike, _file_label
 from .rules import PlayState
 from .scoring import ScoreResult
@@ -454,11 +454,6 @@ class Summary:
 
 def _fixed(value: Optional[float]) -> str:
     return "-" if value is None else f"{value:.2f}"
-
-
-def plural(n: int, noun: str) -> str:
-    """``n`` and ``noun``, in the plural unless ``n`` is 1."""
-    return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
 def game_key(game: Mapping[str, Any]) -> Union[str, int]:

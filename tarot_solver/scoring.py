@@ -11,10 +11,11 @@ wins the contract (see docs/rules.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Union
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
-from .cards import OUDLERS, TOTAL_HALF_POINTS
-from .errors import RecordError
+from .cards import EXCUSE, FULL_DECK, HALF_POINTS, NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, cards_of, points
+from .errors import RecordError, plural
+from .rules import discardable
 from .variant import FOUR_PLAYERS, Contract, Variant
 
 #: points every contract is worth before the margin is added
@@ -23,6 +24,10 @@ BASE_POINTS = 25
 PETIT_AU_BOUT_POINTS = 10
 #: poignée bonus by level (simple, double, triple); never multiplied
 POIGNEE_POINTS = (20, 30, 40)
+#: the poignées by level (0, 1, 2), as the command line names them
+POIGNEE_NAMES = ("simple", "double", "triple")
+#: what a poignée may show: the 21 trumps and the Excuse
+TRUMPS_AND_EXCUSE = NUM_CARDS - TRUMP_BASE
 
 SLAM_OUTCOMES = ("announced-made", "unannounced-made", "announced-failed", "defence")
 #: slam bonus to U (taker's side view) for each outcome
@@ -112,8 +117,11 @@ def score(
     declared, by anyone; each is paid to the camp that wins the contract.
     ``slam``: one of :data:`SLAM_OUTCOMES` or None.  ``partner``: the taker has a
     called partner (five players; else he plays alone).  A contract name is parsed.
-    Raises :class:`RecordError` naming the bad value.
+    Raises :class:`RecordError` naming the bad value, or what no deal ends in
+    (:func:`check_possible`).
     """
+    if not isinstance(variant, Variant):
+        raise TypeError(f"variant must be a Variant (variant_for(players)), not {type(variant).__name__}")
     if partner and not variant.partner_share:
         raise RecordError(f"no called partner at {variant.players} players", key="partner")
     if isinstance(contract, str):
@@ -131,8 +139,10 @@ def score(
     if slam is not None and slam not in SLAM_OUTCOMES:
         raise RecordError(f"unknown slam outcome '{slam}' (expected {', '.join(SLAM_OUTCOMES)})",
                           token=str(slam))
-
     margin = margin_points(taker_half_points, oudlers, variant)
+    check_possible(contract, taker_half_points, oudlers, petit_au_bout=petit_au_bout, poignees=poignees,
+                   slam=slam, variant=variant)
+
     made = margin >= 0
     sign = 1 if made else -1
     mult = contract.multiplier
@@ -144,3 +154,64 @@ def score(
         unit += SLAM_POINTS[slam]
     return ScoreResult(made=made, margin=margin, unit=unit, taker=variant.taker_units(partner) * unit,
                        defender=-unit, partner=variant.partner_share * unit if partner else None)
+
+
+def check_possible(contract: Contract, taker_half_points: int, oudlers: int, *,
+                   petit_au_bout: Optional[bool] = None, poignees: Sequence[int] = (), slam: Optional[str] = None,
+                   variant: Variant = FOUR_PLAYERS) -> None:
+    """Refuse what no deal ends in (:class:`RecordError`, keyed by the argument): points
+    that cannot hold the oudlers, a slam the points deny, a Petit au bout won by a camp
+    that has not got the Petit or won no trick, poignées showing more trumps than there
+    are.  (The arguments' types are :func:`score`'s to check.)"""
+    # an oudler is 4.5 points to its camp; the Excuse, kept, 4 (a half-point card
+    # goes in exchange)
+    half = taker_half_points
+    low = max(0, 9 * oudlers - 1)
+    high = TOTAL_HALF_POINTS - max(0, 9 * (len(OUDLERS) - oudlers) - 1)
+    if not low <= half <= high:
+        raise RecordError(f"{points(half)} points with {plural(oudlers, 'oudler')}: only {points(low)} to"
+                          f" {points(high)} are possible", key="points", token=f"{points(half)}")
+    taker_slam = slam in ("announced-made", "unannounced-made")
+    least, most = _slam_points(contract, variant)
+    if taker_slam and half < least:
+        raise RecordError(f"a slam made by the taker leaves him {points(least)} points at least in a"
+                          f" {contract.value}, not {points(half)}", key="slam", token=slam)
+    if slam == "defence" and half > most:
+        raise RecordError(f"after a defence slam the taker has {points(most)} points at most in a"
+                          f" {contract.value}, not {points(half)}", key="slam", token=slam)
+    # the camp of a Petit au bout won the trick holding the Petit: it has the Petit,
+    # and a trick
+    camp = None if petit_au_bout is None else "attack" if petit_au_bout else "defence"
+    if petit_au_bout is True and (oudlers == 0 or slam == "defence"):
+        why = "a defence slam leaves the taker no trick" if slam == "defence" else "the taker has no oudler"
+        raise RecordError(f"a Petit au bout for the attack, but {why}", key="petit_au_bout", token=camp)
+    if petit_au_bout is False and (oudlers == len(OUDLERS) or taker_slam):
+        why = "the taker's slam leaves the defence no trick" if oudlers < len(OUDLERS) else \
+            "the taker has all three oudlers"
+        raise RecordError(f"a Petit au bout for the defence, but {why}", key="petit_au_bout", token=camp)
+    shown = sum(variant.poignee_sizes[level] for level in poignees)
+    if shown > TRUMPS_AND_EXCUSE:
+        raise RecordError(f"poignées of {shown} trumps in all, but the game has {TRUMPS_AND_EXCUSE}"
+                          " (21 trumps and the Excuse)", key="poignees",
+                          token=" ".join(POIGNEE_NAMES[level] for level in poignees))
+
+
+def _slam_points(contract: Contract, variant: Variant) -> Tuple[int, int]:
+    """The least a taker's slam leaves him and the most a defence slam leaves him, in
+    half-points.  Besides the Excuse (its camp keeps 4 points when it is played before
+    the last trick), the cards put aside make the difference: the dog of a garde contre
+    counts for the defence, the discard of a prise or garde (no king, no oudler) and the
+    dog of a garde sans for the taker."""
+    kept = HALF_POINTS[EXCUSE] - 1
+
+    def most(cards: Iterable[int], excuse_kept: bool) -> int:
+        """The most the dog's or discard's worth of these cards is worth, with the Excuse kept beside."""
+        return sum(sorted((HALF_POINTS[c] for c in cards), reverse=True)[:variant.dog_size]) + kept * excuse_kept
+
+    dog = max(most(range(NUM_CARDS), False), most((c for c in range(NUM_CARDS) if c != EXCUSE), True))
+    if contract is Contract.GARDE_CONTRE:
+        return TOTAL_HALF_POINTS - dog, kept
+    if contract is Contract.GARDE_SANS:
+        return TOTAL_HALF_POINTS - kept, dog
+    discard = most(cards_of(discardable(FULL_DECK)), True)
+    return TOTAL_HALF_POINTS - kept, discard

@@ -22,7 +22,8 @@ import independent_rules as ind
 from test_solver import random_deal
 from tarot_solver import rules
 from tarot_solver.cards import card_token, cards_of, mask_of
-from tarot_solver.scoring import SLAM_OUTCOMES, score, slam_outcome
+from tarot_solver.errors import RecordError
+from tarot_solver.scoring import SLAM_OUTCOMES, check_possible, score, slam_outcome
 from tarot_solver.variant import CONTRACTS, VARIANTS, Contract
 
 PLAYERS = (3, 4, 5)
@@ -113,14 +114,24 @@ def note_end(seen: Counter[str], game: ind.Game, result: ind.Result) -> None:
 
 def assert_scores_agree(players: int, contract: Contract, taker_hp: int, oudlers: int,
                         petit_au_bout: Optional[bool], poignees: Sequence[int], slam: Optional[str],
-                        taker: int, partner: Optional[int]) -> None:
+                        taker: int, partner: Optional[int]) -> bool:
+    """Whether the two scorers agree, asserted; False where no deal ends so (both refuse it)."""
+    args = (players, contract.value, taker_hp, oudlers, petit_au_bout, poignees, slam, taker, partner)
+    try:
+        check_possible(contract, taker_hp, oudlers, petit_au_bout=petit_au_bout, poignees=poignees, slam=slam,
+                       variant=VARIANTS[players])
+    except RecordError:  # what no deal ends in (random values, a random poignée): not scored
+        with pytest.raises(RecordError):
+            score(contract, taker_hp, oudlers, petit_au_bout=petit_au_bout, poignees=poignees, slam=slam,
+                  variant=VARIANTS[players], partner=partner is not None)
+        return False
     mine = ind.score(contract.value, taker_hp, oudlers, petit_au_bout, poignees, slam, players,
                      partner is not None)
     theirs = score(contract, taker_hp, oudlers, petit_au_bout=petit_au_bout, poignees=poignees,
                    slam=slam, variant=VARIANTS[players], partner=partner is not None)
-    args = (players, contract.value, taker_hp, oudlers, petit_au_bout, poignees, slam, taker, partner)
     assert {f: getattr(theirs, f) for f in ind.Score._fields} == mine._asdict(), args
     assert theirs.scores(taker, players, partner) == ind.seat_scores(mine, players, taker, partner), args
+    return True
 
 
 def play_game(players: int, seed: int, seen: Counter[str]) -> int:
@@ -198,14 +209,21 @@ def test_random_scores_agree_with_the_independent_scorer(players: int) -> None:
         for camp in (None, True, False):
             assert slam_outcome(announced, camp) == ind.slam_outcome(announced, camp)
     rng = random.Random(players)
-    for _ in range(SCORES):
+    scored = 0
+    for _ in range(20 * SCORES):  # (random values: those no deal ends in are drawn again)
+        if scored == SCORES:
+            break
         oudlers = rng.randrange(4)
         near = 2 * ind.TARGET_POINTS[oudlers] + rng.randint(-4, 4)  # half the time near the target
-        taker_hp = near if rng.random() < 0.5 else rng.randint(0, 182)
+        # else anywhere the oudlers allow (an oudler is 9 half-points, the Excuse kept 8)
+        taker_hp = near if rng.random() < 0.5 else rng.randint(max(0, 9 * oudlers - 1),
+                                                                182 - max(0, 9 * (3 - oudlers) - 1))
         partner = None
         if players == 5 and rng.random() < 0.6:
             partner = rng.randrange(players)
         taker = rng.choice([s for s in range(players) if s != partner])
-        assert_scores_agree(players, rng.choice(CONTRACTS), taker_hp, oudlers, rng.choice((None, True, False)),
-                            [rng.randrange(3) for _ in range(rng.choice((0, 0, 1, 1, 2, 3)))],
-                            rng.choice((None, *SLAM_OUTCOMES)), taker, partner)
+        scored += assert_scores_agree(players, rng.choice(CONTRACTS), taker_hp, oudlers,
+                                      rng.choice((None, True, False)),
+                                      [rng.randrange(3) for _ in range(rng.choice((0, 0, 1, 1, 2, 3)))],
+                                      rng.choice((None, *SLAM_OUTCOMES)), taker, partner)
+    assert scored == SCORES

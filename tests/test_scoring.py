@@ -46,7 +46,7 @@ def test_fft_worked_examples(contract, points, oudlers, petit, poignees, slam, m
         (91, 3, 55),
         (0, 0, -56),
         (0.5, 0, -56),  # 55.5 short rounds up to 56
-        (91, 0, 35),
+        (78, 0, 22),  # the most without an oudler: the defence's three hold 13 points at least
     ],
 )
 def test_margin_rounding(points, oudlers, margin):
@@ -81,7 +81,7 @@ def test_contract_name_is_accepted():
 
 @pytest.mark.parametrize(
     "poignees, made_bonus",
-    [((), 0), ((0,), 20), ((1,), 30), ((2,), 40), ((0, 0), 40), ((0, 1, 2), 90)],
+    [((), 0), ((0,), 20), ((1,), 30), ((2,), 40), ((0, 0), 40)],  # (no two others fit in 22 trumps)
 )
 def test_poignees_go_to_the_contract_winner(poignees, made_bonus):
     assert score(G, 2 * 41, 2, poignees=poignees).unit == 25 * 2 + made_bonus
@@ -93,8 +93,11 @@ def test_poignees_go_to_the_contract_winner(poignees, made_bonus):
     [(None, 0), ("announced-made", 400), ("unannounced-made", 200), ("announced-failed", -200), ("defence", -200)],
 )
 def test_slam_bonus(slam, bonus):
-    base = score(G, 2 * 60, 1).unit
-    assert score(G, 2 * 60, 1, slam=slam).unit == base + bonus
+    # at points the slam leaves: 87 at least after the taker's, 23 at most after the defence's
+    hp, oudlers = {"announced-made": (2 * 88, 3), "unannounced-made": (2 * 88, 3), "defence": (2 * 20, 0)}.get(
+        slam or "", (2 * 60, 1))
+    base = score(G, hp, oudlers).unit
+    assert score(G, hp, oudlers, slam=slam).unit == base + bonus
 
 
 def test_defence_slam():
@@ -231,3 +234,21 @@ def test_half_point_short_flips_petit_and_poignee_sides():
     # the taker, the poignée goes to the defence
     r = score(G, 81, 2, petit_au_bout=True, poignees=(0,))
     assert (r.made, r.margin, r.unit, r.taker) == (False, -1, -52, -156)
+
+
+@pytest.mark.parametrize("args, kwargs, key, fragment", [
+    (("garde", 40, 0), {"slam": "announced-made"}, "slam", "a slam made by the taker leaves him 87 points at least"),
+    (("garde", 0, 3), {}, "points", "0 points with 3 oudlers: only 13 to 91 are possible"),
+    (("garde", 80, 0), {"petit_au_bout": True}, "petit_au_bout", "a Petit au bout for the attack"),
+    (("garde", 130, 2), {"poignees": [2, 2]}, "poignees", "poignées of 30 trumps in all"),
+])
+def test_what_no_deal_ends_in_is_refused(args, kwargs, key, fragment):
+    # as the command line refuses it (tests/test_cli.py: test_score_bad_values)
+    with pytest.raises(RecordError, match=fragment) as e:
+        score(*args, **kwargs)
+    assert e.value.key == key
+
+
+def test_the_variant_must_be_a_variant():
+    with pytest.raises(TypeError, match="variant must be a Variant"):
+        score("garde", 98, 2, variant=3)
