@@ -55,7 +55,7 @@ from . import rules
 from .cards import (EXCUSE_SUIT, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler,
                     mask_of, suit_mask, suit_of)
 from .cards import CardsLike, parse_cards
-from .errors import RecordError, TarotError
+from .errors import RecordError, TarotError, spelled
 from .notation import parse_hand
 from .handcount import contract_for, hand_count, simple_call, simple_discard
 from .parallel import chunks, map_ordered
@@ -669,12 +669,16 @@ def view_of(seat: int, hand: CardsLike, *, taker: int, contract: Union[Contract,
     the ``discard`` (the taker's whole discard; for the others, the trumps shown from it),
     the cards ``played`` from the first lead and the poignées shown, at a table of
     ``players`` (at five, the card the taker ``called``).  Raises :class:`RecordError`
-    naming the key and the card that do not fit.  Cards are numbers or tokens."""
+    naming the key and the card that do not fit, the play checked against what the seat
+    holds and has seen (the seat need not be on turn: :func:`play_advice` asks that).
+    Cards are numbers or tokens; ``poignees`` holds (seat, cards) pairs."""
     variant = variant_for(players)
     for key, value in (("seat", seat), ("taker", taker), ("leader", leader)):
         check_seat(value, key, players)
-    for i, (shower, _) in enumerate(poignees):
-        check_seat(shower, f"poignees[{i}]", players)
+    for i, item in enumerate(poignees):
+        if isinstance(item, str) or not (isinstance(item, Sequence) and len(item) == 2):
+            raise TypeError(f"poignees[{i}] must be a (seat, cards) pair, not {spelled(item)}")
+        check_seat(item[0], f"poignees[{i}]", players)
     contract = _contract_arg(contract)
     called = _card_arg(called, "called")
     dog_cards = None if dog is None else _cards_arg(dog, "dog")
@@ -742,8 +746,10 @@ def view_of(seat: int, hand: CardsLike, *, taker: int, contract: Union[Contract,
     for i, c in enumerate(plays):
         if c in plays[:i]:
             raise RecordError(f"'{card_token(c)}' is played twice", key=f"played[{i}]", token=card_token(c))
-    return View(seat=seat, hand=mask, taker=taker, contract=contract, leader=leader, dog=dog_mask, aside=aside,
+    view = View(seat=seat, hand=mask, taker=taker, contract=contract, leader=leader, dog=dog_mask, aside=aside,
                 played=tuple(plays), poignees=tuple(shown), players=players, called=called)
+    view.constraints()  # the play against the seat's cards (a card of his played by another...): refused now
+    return view
 
 
 def equivalent_cards(state: rules.PlayState) -> List[Tuple[int, ...]]:

@@ -265,7 +265,10 @@ class Solver:
 
     It serves one request at a time: a request from another thread waits until
     the one in progress ends.  To search in parallel, use one solver per thread
-    (the GIL is released while the core searches) or per process.
+    (the GIL is released while the core searches) or per process.  Every request
+    (:meth:`solve`, :meth:`made`, :meth:`at_least`) takes ``time_limit`` in
+    seconds and ``node_limit`` in search nodes, None or 0 meaning no limit; one it
+    stops returns its proven bounds, ``complete`` false.
     """
 
     def __init__(self, table_mb: int = DEFAULT_TABLE_MB) -> None:
@@ -680,7 +683,7 @@ def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_card
     results in input order: :meth:`Solver.made` with ``made_only``, else
     :meth:`Solver.solve`.
 
-    The limits apply to each position.  ``jobs`` worker processes (0: all cores;
+    The limits apply to each position (None or 0: none).  ``jobs`` worker processes (0: all cores;
     1, the default, runs here) or a Dask ``scheduler`` (``tcp://HOST:PORT``) share
     the work, each worker with one table of ``table_mb``.  Every position is
     solved from a cleared table, so with complete solves or a node limit the
@@ -696,6 +699,8 @@ def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_card
     if jobs < 0:
         raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
     _check_limits(time_limit, node_limit)
+    if not isinstance(states, Iterable):
+        raise TypeError(f"states must be an iterable of PlayState, not {type(states).__name__}")
     request = _Request(made_only, all_cards, time_limit, node_limit, table_mb)
     def tasks() -> Iterator[Tuple[PlayState, _Request]]:
         for state in states:

@@ -617,6 +617,18 @@ def test_play_options_go_with_a_hand_not_a_record() -> None:
     assert missing.exit_code == 2 and "missing option '--dealer' or '--leader'" in missing.stderr
 
 
+def test_view_of_checks_the_play_against_the_seats_cards() -> None:
+    record = read_record(EXAMPLES / "deal.json")
+    known = dict(taker=1, contract="garde", leader=3, dog=record.dog, discard=[])
+    for played, says in ((["3S"], "key 'played[0]': seat 3 plays '3S' in trick 1, but seat 0 holds it"),
+                         (["6S", "KS"], "key 'played[1]': seat 0 plays 'KS' in trick 1, but does not hold it")):
+        with pytest.raises(RecordError, match=re.escape(says)):
+            advice.view_of(0, record.hands[0], played=played, **known)  # type: ignore[arg-type]
+    assert advice.view_of(0, record.hands[0], **known).played == ()  # (seat 3 is on turn: a view all the same)
+    with pytest.raises(TypeError, match=r"poignees\[0\] must be a \(seat, cards\) pair, not 0"):
+        advice.view_of(0, record.hands[0], poignees=[0], **known)  # type: ignore[arg-type, list-item]
+
+
 def test_the_advice_takes_cards_as_tokens_and_contracts_by_name() -> None:
     hand = parse_hand(EXAMPLE_HAND)
     by_numbers = advice.discard_advice(hand, parse_cards(EXAMPLE_DOG), Contract.GARDE, candidates=2, **FAST)

@@ -1640,6 +1640,8 @@ def test_solve_many_reads_lazily_and_answers_in_order_as_one_solver() -> None:
                          (dict(time_limit=float("nan")), "time_limit"), (dict(jobs=-1), "jobs")):
         with pytest.raises(ValueError, match=message):  # at the call, before any result is asked for
             solver_module.solve_many(states, **bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="states must be an iterable of PlayState, not NoneType"):
+        solver_module.solve_many(None)  # type: ignore[arg-type]
 
     def one_state_played_on() -> Iterator[PlayState]:
         state = states[0].copy()
