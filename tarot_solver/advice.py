@@ -373,7 +373,7 @@ def _cards_arg(cards: CardsLike, key: str, *, ordered: bool = False) -> List[int
     notation where order does not matter), an error naming the argument ``key``."""
     try:
         if ordered or not isinstance(cards, str):
-            return parse_cards(cards, allow_duplicates=True)
+            return parse_cards(cards, allow_duplicates=True, name=key)
         return parse_hand(cards)
     except TarotError as e:
         raise e.located(key=key)

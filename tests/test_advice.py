@@ -651,6 +651,10 @@ def test_the_advice_takes_cards_as_tokens_and_contracts_by_name() -> None:
                                               taker=None), "key 'taker': bad seat 'null'")):  # type: ignore[arg-type]
         with pytest.raises(TarotError, match=key):
             call()
+    with pytest.raises(TypeError, match="hand must be a string of tokens or a sequence of cards"):
+        advice.bid_advice(12345, **FAST)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="dog must be a string of tokens or a sequence of cards"):
+        advice.discard_advice(hand, None, "garde", **FAST)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="contract must be a Contract or its name"):
         advice.discard_advice(hand, EXAMPLE_DOG, 2, **FAST)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="position must be a DealRecord or a View, not dict"):
