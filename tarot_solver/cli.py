@@ -244,7 +244,8 @@ def score_command(contract_name: str, card_points: float, oudlers: int, petit_au
         typed = str(card_points).removesuffix(".0")  # (as given: 48.9999999999 is no 49)
         raise RecordError(f"points '{typed}' are not a multiple of 0.5 in 0..{TOTAL_HALF_POINTS // 2}",
                           key="--points", token=typed)
-    with _named_as_options(points="--points", slam="--slam", petit_au_bout="--petit-au-bout", poignees="--poignee"):
+    with _named_as_options(taker_half_points="--points", slam="--slam", petit_au_bout="--petit-au-bout",
+                           poignees="--poignee"):
         res = score(contract, int(half), oudlers,
                     petit_au_bout=None if petit_au_bout is None else petit_au_bout == "attack",
                     poignees=[POIGNEE_NAMES.index(p) for p in poignees], slam=slam, variant=variant,

@@ -10,6 +10,7 @@ wins the contract (see docs/rules.md).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -170,9 +171,9 @@ def check_possible(contract: Contract, taker_half_points: int, oudlers: int, *,
     high = TOTAL_HALF_POINTS - max(0, 9 * (len(OUDLERS) - oudlers) - 1)
     if not low <= half <= high:
         raise RecordError(f"{points(half)} points with {plural(oudlers, 'oudler')}: only {points(low)} to"
-                          f" {points(high)} are possible", key="points", token=f"{points(half)}")
+                          f" {points(high)} are possible", key="taker_half_points", token=f"{points(half)}")
     taker_slam = slam in ("announced-made", "unannounced-made")
-    least, most = _slam_points(contract, variant)
+    least, most = _slam_points(contract, variant) if slam is not None else (0, TOTAL_HALF_POINTS)
     if taker_slam and half < least:
         raise RecordError(f"a slam made by the taker leaves him {points(least)} points at least in a"
                           f" {contract.value}, not {points(half)}", key="slam", token=slam)
@@ -196,6 +197,7 @@ def check_possible(contract: Contract, taker_half_points: int, oudlers: int, *,
                           token=" ".join(POIGNEE_NAMES[level] for level in poignees))
 
 
+@functools.lru_cache(maxsize=None)  # (a dozen pairs; score() is in the advice's inner loops)
 def _slam_points(contract: Contract, variant: Variant) -> Tuple[int, int]:
     """The least a taker's slam leaves him and the most a defence slam leaves him, in
     half-points.  Besides the Excuse (its camp keeps 4 points when it is played before

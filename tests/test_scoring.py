@@ -238,7 +238,7 @@ def test_half_point_short_flips_petit_and_poignee_sides():
 
 @pytest.mark.parametrize("args, kwargs, key, fragment", [
     (("garde", 40, 0), {"slam": "announced-made"}, "slam", "a slam made by the taker leaves him 87 points at least"),
-    (("garde", 0, 3), {}, "points", "0 points with 3 oudlers: only 13 to 91 are possible"),
+    (("garde", 0, 3), {}, "taker_half_points", "0 points with 3 oudlers: only 13 to 91 are possible"),
     (("garde", 80, 0), {"petit_au_bout": True}, "petit_au_bout", "a Petit au bout for the attack"),
     (("garde", 130, 2), {"poignees": [2, 2]}, "poignees", "poignées of 30 trumps in all"),
 ])
