@@ -325,7 +325,7 @@ def replay_command(file: str, as_json: bool) -> None:
     }
     if record.called is not None:
         result.update(called=card_token(record.called), partner=record.partner)
-    emit(result, as_json, lambda r: _render_replay(r, _called(record)))
+    emit(result, as_json, lambda r: _render_replay(r, res.margin, _called(record)))
 
 
 def _called(record: DealRecord) -> str:
@@ -336,8 +336,11 @@ def _called(record: DealRecord) -> str:
     return f" calling {card_token(record.called)} (" + ("alone)" if partner is None else f"partner seat {partner})")
 
 
-def _render_replay(r: Dict[str, Any], called: str = "") -> str:
+def _render_replay(r: Dict[str, Any], rounded: int, called: str = "") -> str:
+    """The text of a replay; ``rounded``: the margin after the FFT rounding, which the
+    scores use (the JSON's ``margin`` is before it)."""
     title = f"game {r['id']}: " if r["id"] is not None else ""
+    before = f" ({_signed(r['margin'])} before the rounding)" if rounded != r["margin"] else ""
     if r["slam"]:
         slam: Optional[str] = f"slam ({r['slam']}{', announced' if r['slam_announced'] else ''})"
     else:
@@ -345,7 +348,7 @@ def _render_replay(r: Dict[str, Any], called: str = "") -> str:
     return "\n".join([
         f"{title}{r['contract']} by seat {r['taker']}{called}",
         f"taker: {r['taker_points']} points with {plural(r['oudlers'], 'oudler')} (target {r['target']}):"
-        f" {_result_line(r['made'], r['margin'])}",
+        f" {_result_line(r['made'], rounded)}{before}",
         _bonus_line(r["petit_au_bout"], [f"{p['level']} poignée (seat {p['seat']})" for p in r["poignees"]], slam),
         "scores: " + ", ".join(f"seat {s} {_signed(v)}" for s, v in enumerate(r["scores"])),
     ])
@@ -582,7 +585,7 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:
     if r.get("cards"):
         lines.append("value of each card:")
         for tok, m in r["cards"].items():
-            shown = _signed(m) if m is not None else "{} .. {}".format(*r["cards_bounds"][tok])
+            shown = _signed(m) if m is not None else " .. ".join(map(_signed, r["cards_bounds"][tok]))
             lines.append(f"  {tok:>4s} {shown}")
     return "\n".join(lines)
 
@@ -855,7 +858,9 @@ def _render_bid(r: Dict[str, Any]) -> str:
     lines.append("")
     rec = r["recommendation"]
     open_ = [s for s in r["contracts"].values() if s["allowed"]]
-    if rec == "pass" and open_ and not any(_measured(s) for s in open_):
+    if rec == "pass" and not open_:
+        lines.append("recommendation: pass (no contract is left to bid above a garde contre)")
+    elif rec == "pass" and open_ and not any(_measured(s) for s in open_):
         lines.append("recommendation: pass (no world decided for any open contract within the node budget:"
                      " not measured)")
     elif rec == "pass":
@@ -940,13 +945,14 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
 
 def _render_discard(r: Dict[str, Any]) -> str:
     called = f", calling {r['called']}" if "called" in r else ""
+    width = max(22, *(len(" ".join(c["discard"])) for c in r["candidates"]))
     lines = [f"{_deal_label(r)}{r['contract']} by seat {r['seat']} (dealer {r['dealer']}{called}):"
              f" {format_hand(r['hand'])}",
              f"dog: {' '.join(r['dog'])}",
              *_run_lines(r), "",
-             f"{'rank':4s}  {'discard':22s}  {_SUMMARY_HEADER}"]
+             f"{'rank':4s}  {'discard':{width}s}  {_SUMMARY_HEADER}"]
     for i, c in enumerate(r["candidates"], 1):
-        lines.append(f"{i:4d}  {' '.join(c['discard']):22s}  {_summary_row(c)}"
+        lines.append(f"{i:4d}  {' '.join(c['discard']):{width}s}  {_summary_row(c)}"
                      + ("  (simple policy)" if c["policy"] else ""))
     lines += ["", "recommendation: discard " + " ".join(r["recommendation"])
               + ("" if _measured(r["candidates"][0])
@@ -1048,16 +1054,18 @@ def _render_play(r: Dict[str, Any]) -> str:
         role = f"{side}, seat {r['taker']}'s {r['contract']}"
     if "called" in r:
         role += f", calling {r['called']}"
+    width = max(14, *(len(" ".join(c["cards"])) for c in r["choices"]))
     lines = [f"{_deal_label(r)}seat {r['seat']} to play ({role}), trick {r['trick_number']}"
              + (f", on the table: {' '.join(r['trick'])}" if r["trick"] else ", on lead"),
              f"hand: {format_hand(r['hand'])}",
              *_run_lines(r), "",
-             f"{'rank':4s}  {'card':14s}  {_SUMMARY_HEADER}"]
+             f"{'rank':4s}  {'card':{width}s}  {_SUMMARY_HEADER}"]
     for i, c in enumerate(r["choices"], 1):
-        lines.append(f"{i:4d}  {' '.join(c['cards']):14s}  {_summary_row(c)}")
+        lines.append(f"{i:4d}  {' '.join(c['cards']):{width}s}  {_summary_row(c)}")
     best = "highest" if r["camp"] == "taker" else "lowest"
     lines += ["", f"recommendation: play {r['recommendation']}"
-              + (f" (the {best} expected score for the taker)" if _measured(r["choices"][0])
+              + (" (the only legal card)" if len(r["choices"]) == 1 and len(r["choices"][0]["cards"]) == 1
+                 else f" (the {best} expected score for the taker)" if _measured(r["choices"][0])
                  else " (no world decided for it within the node budget: its rank is not measured)")]
     return "\n".join(lines)
 

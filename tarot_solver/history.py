@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
-from .cards import TOTAL_HALF_POINTS, card_token, count, points
+from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, points
 from .errors import RecordError, plural
 from .records import DealRecord, PathLike, _file_label
 from .rules import PlayState
@@ -226,7 +226,7 @@ def analyze_game(record: DealRecord, options: AnalysisOptions = AnalysisOptions(
     unknown = (-final.variant.target_half_points(0), TOTAL_HALF_POINTS - final.variant.target_half_points(3))
     values: List[HalfBounds] = [unknown] * len(played) + [(final.margin_hp(),) * 2]
     first = (options.first_trick - 1) * final.players
-    best: Dict[int, int] = {}
+    best: Dict[int, Optional[int]] = {}
     forced = [count(p.legal()) == 1 for p in positions]
     for i in reversed(range(len(played))):
         position = positions[i]
@@ -251,6 +251,8 @@ def analyze_game(record: DealRecord, options: AnalysisOptions = AnalysisOptions(
     for i, card in enumerate(played):
         cost = card_cost(values[i], values[i + 1], taker_plays[i])
         if cost[0] > 0:
+            if i not in best and values[i][0] == values[i][1]:  # exact only once settled: probe for a card
+                best[i] = _keeping_card(solver, positions[i], card, values[i][0], taker_plays[i], options)
             mistakes.append(Mistake(index=i, trick=i // final.players + 1, seat=positions[i].to_play,
                                     card=card, best=best.get(i), cost=cost))
         elif cost[1] > 0:
@@ -258,6 +260,26 @@ def analyze_game(record: DealRecord, options: AnalysisOptions = AnalysisOptions(
     return GameAnalysis(id=record.id, taker=taker, contract=contract, values=values, mistakes=mistakes,
                         undecided=undecided, result=result, scores=result.scores(taker, final.players, record.partner),
                         partner=record.partner)
+
+
+def _keeping_card(solver: Solver, position: PlayState, played: int, value: int, taker: bool,
+                  options: AnalysisOptions) -> Optional[int]:
+    """A legal card other than ``played`` proven to keep ``value`` (half-points, exact) at
+    ``position``, by a null-window probe per card under the per-position budget; None
+    if none is proven.  For a position whose value only the order along the game made
+    exact, where its own solve stopped before a best card was known."""
+    for card in cards_of(position.legal() & ~(1 << played)):
+        after = position.copy()
+        after.play(card)
+        if after.over:
+            low = high = after.margin_hp()
+        else:  # the taker keeps the value if it is at least it; a defender if it is at most it
+            r = solver.at_least(after, points(value if taker else value + 1), time_limit=options.time_limit or None,
+                                node_limit=options.node_limit or None)
+            low, high = _half_bounds(r.margin_bounds)
+        if (low >= value) if taker else (high <= value):
+            return card
+    return None
 
 
 def analyze_task(item: Tuple[int, DealRecord, AnalysisOptions]) -> Dict[str, Any]:
@@ -422,8 +444,8 @@ class Summary:
         unproven = sum(t.unproven_costs for t in self.roles.values())
         if self.incomplete:
             lines.append(f"{plural(self.incomplete, 'game')} not proven throughout (a search limit or --from-trick):"
-                         f" {self.undecided_cards} cards undecided, {unproven} errors counted at their"
-                         " proven lower bound")
+                         f" {plural(self.undecided_cards, 'card')} undecided, {plural(unproven, 'error')} counted"
+                         f" at {'its' if unproven == 1 else 'their'} proven lower bound")
         return "\n".join(lines)
 
     def plot(self, path: PathLike) -> None:

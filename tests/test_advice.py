@@ -293,7 +293,7 @@ def test_bid_text_report() -> None:
                                              " within the node budget: not measured)")
     closed = invoke(["bid", str(EXAMPLES / "hand.txt"), "--bids", "garde_contre", "--worlds", "2",
                      "--node-budget", "1", "--margin-budget", "0", "-j", "1"])
-    assert closed.stdout.splitlines()[-1] == "recommendation: pass (no open contract has a positive expected score)"
+    assert closed.stdout.splitlines()[-1] == "recommendation: pass (no contract is left to bid above a garde contre)"
 
 
 def test_the_run_line_counts_one_world_in_the_singular() -> None:
@@ -525,6 +525,14 @@ def test_play_cli() -> None:
     midgame = invoke(["play", str(EXAMPLES / "midgame.json")] + CLI_FAST).stdout.splitlines()
     assert midgame[0] == ("deal example-midgame: seat 3 to play (a defender, seat 1's garde), trick 10,"
                           " on the table: JC T3")
+    assert midgame[-1] == "recommendation: play T16 (the only legal card)"  # (no club, one trump, no Excuse)
+    # a class of many cards widens the card column: every row stays aligned
+    long = invoke(["play", "S:K H:K D:K72 C:K5 T:21.20.16.15.14.13.12.11.10.1 EX", "--seat", "0", "--taker", "0",
+                   "--contract", "garde_sans", "--dealer", "3", *CLI_FAST]).stdout.splitlines()
+    start = next(i for i, x in enumerate(long) if x.startswith("rank"))
+    table = long[start:long.index("", start)]
+    assert any("T10 T11 T12 T13 T14 T15 T16" in row for row in table)
+    assert len({row.index("[") for row in table[1:]}) == 1
 
 
 def test_play_cli_bad_input(bad_input: Any, write: Callable[[str, str], Path]) -> None:

@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from tarot_solver import __version__, _core
 from tarot_solver.cli import main
 
-from conftest import EXAMPLES, BadInput, default_sigint
+from conftest import EXAMPLES, ROOT, BadInput, default_sigint
 
 
 def run(args: List[str], stdin: str = "") -> Any:
@@ -196,6 +196,13 @@ def test_replay_text_report() -> None:
     assert result.exit_code == 0 and len(lines) == 4
     assert lines[0].startswith("game example-game: garde by seat ")
     assert lines[3].startswith("scores: seat 0 ")
+    # a game ending on a half point (the Excuse kept to the last trick): the text gives the
+    # FFT's rounded margin, which the scores are built from; the JSON the margin before it
+    half = ROOT / "tests" / "data" / "half_point_game.json"
+    lines = run(["replay", str(half)]).stdout.splitlines()
+    assert lines[1] == "taker: 40.5 points with 2 oudlers (target 41): failed by 1 (-0.5 before the rounding)"
+    assert lines[3] == "scores: seat 0 +26, seat 1 -78, seat 2 +26, seat 3 +26"
+    assert json.loads(run(["replay", str(half), "--json"]).stdout)["margin"] == -0.5
 
 
 def test_replay_stdin() -> None:
@@ -267,6 +274,8 @@ def test_cards_not_proven_have_their_bounds(tmp_path: Path) -> None:
     open_cards = {c for c, v in obj["cards"].items() if v is None}
     assert len(open_cards) == 5
     assert {c for c, (lo, hi) in obj["cards_bounds"].items() if lo < hi} == open_cards
+    text = run(["solve", str(tmp_path / "h13.json"), "--all-cards", "--nodes", "10000"]).stdout.splitlines()
+    assert "CD -24.0 .. +11.0" in [line.strip() for line in text]  # signed, as every margin shown
 
 
 @pytest.mark.parametrize("extra", [[], ["--made-only"]])
