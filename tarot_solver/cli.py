@@ -85,11 +85,13 @@ class TarotGroup(click.Group):
     command killed by SIGPIPE."""
 
     def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
-        if not args:  # bare `tarot-solve`: click's help
-            return super().parse_args(ctx, args)
+        bare = not args  # (asked before: click's parser consumes the list)
         try:
             return super().parse_args(ctx, args)
-        except click.UsageError as e:  # an unknown option before the command, as its own: one line
+        except click.UsageError as e:
+            if bare:  # bare `tarot-solve`: click's help
+                raise
+            # an unknown option before the command, as the command's own: one line
             raise InputError(_one_line(e.format_message()).rstrip(".") + f" (see '{PROG} --help')") from None
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -860,7 +862,7 @@ def _render_bid(r: Dict[str, Any]) -> str:
     open_ = [s for s in r["contracts"].values() if s["allowed"]]
     if rec == "pass" and not open_:
         lines.append("recommendation: pass (no contract is left to bid above a garde contre)")
-    elif rec == "pass" and open_ and not any(_measured(s) for s in open_):
+    elif rec == "pass" and not any(_measured(s) for s in open_):
         lines.append("recommendation: pass (no world decided for any open contract within the node budget:"
                      " not measured)")
     elif rec == "pass":

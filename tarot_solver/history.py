@@ -204,11 +204,11 @@ def analyze_game(record: DealRecord, options: AnalysisOptions = AnalysisOptions(
                  solver: Optional[Solver] = None) -> GameAnalysis:
     """Analyse a complete game (see the module docstring); raises :class:`TarotError`
     if the record is not a complete, playable game."""
-    for name, value, kind in (("record", record, DealRecord), ("options", options, AnalysisOptions),
-                              ("solver", solver, (Solver, type(None)))):
+    for name, value, kind, wanted in (("record", record, DealRecord, "DealRecord"),
+                                      ("options", options, AnalysisOptions, "AnalysisOptions"),
+                                      ("solver", solver, (Solver, type(None)), "a Solver or None")):
         if not isinstance(value, kind):
-            raise TypeError(f"{name} must be {'a Solver or None' if name == 'solver' else getattr(kind, '__name__')},"
-                            f" not {type(value).__name__}")
+            raise TypeError(f"{name} must be {wanted}, not {type(value).__name__}")
     final = record.final_state()
     taker, contract, _ = record.play_setup()
     result = record.score(final)

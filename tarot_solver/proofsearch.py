@@ -170,7 +170,7 @@ class ProofSearch:
         v = core.value_if_over()
         if v is None:
             v, ok = core.probe(self._beta - 1, self._beta, budget.cap(core.nodes + leaf_nodes),
-                               budget.ends)
+                               budget.deadline)
             if not ok:
                 if budget.spent(core):
                     return False

@@ -197,12 +197,7 @@ class _Budget:
         _check_limits(time_limit, node_limit)
         # a limit beyond what the core counts to is no limit (2**62 nodes: millennia)
         self.node_limit = min(int(node_limit), _MAX_NODES) if node_limit else 0
-        self.deadline = core.now() + time_limit if time_limit else 0.0
-
-    @property
-    def ends(self) -> float:
-        """When the probes must end (the core's clock; 0.0: never)."""
-        return self.deadline
+        self.deadline = core.now() + time_limit if time_limit else 0.0  # the core's clock; 0.0: never
 
     @property
     def limited(self) -> bool:
@@ -364,11 +359,11 @@ class Solver:
         if budget.spent(core):  # (the core would look at the clock only after 16,384 nodes)
             return 0, False
         if not tree_ok:
-            return core.probe(beta - 1, beta, budget.node_limit, budget.ends)
+            return core.probe(beta - 1, beta, budget.node_limit, budget.deadline)
         share = _PLAIN_SHARE
         tree: Optional[ProofSearch] = None
         while True:
-            v, ok = core.probe(beta - 1, beta, budget.cap(core.nodes + share), budget.ends)
+            v, ok = core.probe(beta - 1, beta, budget.cap(core.nodes + share), budget.deadline)
             if ok or budget.spent(core):
                 return v, ok
             if tree is None:

@@ -503,6 +503,7 @@ def test_missing_file() -> None:
      ("Option '--nodes' requires an argument", "'tarot-solve solve --help'")),
     (["play", "x", "--poignee", "1"], ("Option '--poignee' requires 2 arguments", "'tarot-solve play --help'")),
     (["--no-such-option", "solve"], ("No such option '--no-such-option'", "'tarot-solve --help'")),
+    (["--no-such-option"], ("No such option '--no-such-option'", "'tarot-solve --help'")),  # (alone)
 ])
 def test_usage_errors_are_one_line_too(args: List[str], fragments: Any) -> None:
     result = run(args)
