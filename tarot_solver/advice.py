@@ -49,7 +49,7 @@ import math
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import rules
 from .cards import (EXCUSE_SUIT, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler,
@@ -280,6 +280,14 @@ class RunInfo:
     undecided_worlds: int  # worlds with at least one undecided question
 
 
+def _check_seat(value: Any, key: str, players: int) -> None:
+    """A seat argument ``key``: TypeError if not an integer, :class:`RecordError` naming
+    it if not a seat of ``players`` (records check their seats as bad input instead)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{key} must be a seat (an integer 0..{players - 1}), not {spelled(repr(value))}")
+    check_seat(value, key, players)
+
+
 def _check_count(key: str, value: int, low: int) -> None:
     """An integer argument ``key`` of at least ``low``: TypeError if not an integer,
     :class:`RecordError` naming it if too small."""
@@ -466,7 +474,7 @@ def bidding_position(seat: int, dealer: Optional[int], bids: Optional[Sequence[s
     """
     n = players
     if dealer is not None:
-        check_seat(dealer, "dealer", players)
+        _check_seat(dealer, "dealer", players)
     if bids is None:
         bids = ["pass"] * ((seat - dealer - 1) % n if dealer is not None else 0)
     elif isinstance(bids, (str, bytes)) or not isinstance(bids, Iterable):
@@ -504,7 +512,7 @@ def bid_advice(hand: CardsLike, *, seat: int = 0, dealer: Optional[int] = None,
     :class:`~tarot_solver.sampling.ConstraintError` if no deal fits.
     """
     variant = variant_for(players)
-    check_seat(seat, "seat", players)
+    _check_seat(seat, "seat", players)
     mask = _hand_arg(hand, variant)
     called = call_for(mask, _card_arg(called, "called"), variant)
     dealer, names = bidding_position(seat, dealer, bids, players)
@@ -616,7 +624,7 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
     default the simple policy's).  Raises :class:`RecordError` on bad input.
     """
     variant = variant_for(players)
-    check_seat(seat, "seat", players)
+    _check_seat(seat, "seat", players)
     contract = _contract_arg(contract)
     if not contract.taker_takes_dog:
         raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog", key="contract",
@@ -627,7 +635,7 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
     _check_count("candidates", candidates, 1)
     if dealer is None:
         dealer = (seat - 1) % players
-    check_seat(dealer, "dealer", players)
+    _check_seat(dealer, "dealer", players)
     cands = discard_candidates(mask | dog_mask, candidates, variant)
     questions = [Question(contract, c) for c in cands]
     rows, info = _run(hand_constraints(seat, mask, dog_mask, variant), questions, taker=seat,
@@ -674,11 +682,11 @@ def view_of(seat: int, hand: CardsLike, *, taker: int, contract: Union[Contract,
     Cards are numbers or tokens; ``poignees`` holds (seat, cards) pairs."""
     variant = variant_for(players)
     for key, value in (("seat", seat), ("taker", taker), ("leader", leader)):
-        check_seat(value, key, players)
+        _check_seat(value, key, players)
     for i, item in enumerate(poignees):
         if isinstance(item, str) or not (isinstance(item, Sequence) and len(item) == 2):
             raise TypeError(f"poignees[{i}] must be a (seat, cards) pair, not {spelled(item)}")
-        check_seat(item[0], f"poignees[{i}]", players)
+        _check_seat(item[0], f"poignees[{i}]", players)
     contract = _contract_arg(contract)
     called = _card_arg(called, "called")
     dog_cards = None if dog is None else _cards_arg(dog, "dog")

@@ -331,6 +331,12 @@ def _checked_line(game: Mapping[str, Any]) -> Tuple[int, Optional[int]]:
     def number(value: Any) -> bool:
         return type(value) in (int, float) and value >= 0
 
+    def keys(value: Any, *names: str) -> None:
+        missing = [k for k in names if k not in value] if isinstance(value, Mapping) else names
+        if missing:
+            raise ValueError(f"not an output line of analyze: no key {missing[0]!r}")
+
+    keys(game, "scores", "taker", "made", "complete", "dd_made", "undecided", "errors")
     scores = game["scores"]
     if not isinstance(scores, list) or len(scores) not in VARIANTS or any(type(x) is not int for x in scores):
         raise ValueError(f"not the scores of a table: {scores!r}")
@@ -344,6 +350,7 @@ def _checked_line(game: Mapping[str, Any]) -> Tuple[int, Optional[int]]:
             and game["undecided"] >= 0 and isinstance(game["errors"], list)):
         raise ValueError("a value of another type than this command writes")
     for error in game["errors"]:
+        keys(error, "seat", "cost")
         seat(error["seat"])
         cost = error["cost"]
         bounds = error.get("cost_bounds") if cost is None else [cost, cost]

@@ -653,12 +653,19 @@ def test_the_advice_takes_cards_as_tokens_and_contracts_by_name() -> None:
                        "key 'candidates': candidates must be at least 1, not 0"),
                       (lambda: advice.view_of(3, DEFENDER_3[0], taker=1, contract="garde", leader=3, dog=DOG[1],
                                               played=[99]), "key 'played'"),
-                      (lambda: advice.view_of(3, DEFENDER_3[0], taker=1, contract="garde", dog=DOG[1],
-                                              leader=None), "key 'leader': bad seat 'null'"),  # type: ignore[arg-type]
-                      (lambda: advice.view_of(3, DEFENDER_3[0], contract="garde_sans", leader=3,
-                                              taker=None), "key 'taker': bad seat 'null'")):  # type: ignore[arg-type]
+                      (lambda: advice.bid_advice(EXAMPLE_HAND, seat=4, **FAST), "key 'seat': bad seat '4'")):
         with pytest.raises(TarotError, match=key):
             call()
+    # a seat of another type is the caller's error, not bad input: a TypeError naming the argument
+    for call, says in ((lambda: advice.view_of(3, DEFENDER_3[0], taker=1, contract="garde", dog=DOG[1],
+                                               leader=None), "leader must be a seat \\(an integer 0..3\\), not None"),
+                       (lambda: advice.view_of(3, DEFENDER_3[0], contract="garde_sans", leader=3, taker=None),
+                        "taker must be a seat"),
+                       (lambda: advice.bid_advice(EXAMPLE_HAND, seat="0", **FAST), "seat must be a seat .*, not '0'"),
+                       (lambda: advice.discard_advice(hand, EXAMPLE_DOG, "garde", dealer=True, **FAST),
+                        "dealer must be a seat .*, not True")):
+        with pytest.raises(TypeError, match=says):
+            call()  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="hand must be a string of tokens or a sequence of cards"):
         advice.bid_advice(12345, **FAST)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="dog must be a string of tokens or a sequence of cards"):

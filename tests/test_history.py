@@ -244,6 +244,9 @@ def test_resume_output_cuts_a_partial_last_line(tmp_path: Path) -> None:
     line = {"id": "z", "line": 1, "taker": 1, "made": True, "dd_made": True, "complete": True, "undecided": 0,
             "scores": [1, 2, 3, -6], "errors": [{"seat": 2, "cost": 1.5}]}
     Summary().add(line)
+    for game, key in (({}, "scores"), ([], "scores"), ({**line, "errors": [{"seat": 2}]}, "cost")):
+        with pytest.raises(ValueError, match=f"not an output line of analyze: no key '{key}'"):
+            Summary().add(game)  # type: ignore[arg-type]
     # values this command never writes: a seat off the table (7, or -1 read as the last), "false" for false...
     edited = [json.dumps({**line, **change}) + "\n" for change in (
         {"taker": 7}, {"taker": -1}, {"made": "false"}, {"dd_made": 0}, {"errors": [{"seat": -2, "cost": 1.5}]},
