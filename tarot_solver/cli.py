@@ -138,6 +138,9 @@ def emit(result: Dict[str, Any], as_json: bool, render: Callable[[Dict[str, Any]
     click.echo(json.dumps(result, ensure_ascii=False) if as_json else render(result))
 
 
+#: --players: the table sizes there are rules for (out of range: a usage error)
+PLAYERS = click.IntRange(min(VARIANTS), max(VARIANTS))
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a report.")
 
 
@@ -230,7 +233,7 @@ def _bonus_line(petit_au_bout: Optional[str], poignees: List[str], slam: Optiona
 @click.option("--poignee", "poignees", type=click.Choice(POIGNEE_NAMES), multiple=True,
               help="A poignée declared (repeat for each one).")
 @click.option("--slam", type=click.Choice(SLAM_OUTCOMES), help="Slam outcome.")
-@click.option("--players", type=int, default=4, show_default=True,
+@click.option("--players", type=PLAYERS, default=4, show_default=True,
               help="Players at the table: 4, 3 (the taker scores 2U) or 5 (2U, his partner U).")
 @click.option("--alone", is_flag=True, help="Five players: the taker played alone (he scores 4U).")
 @json_option
@@ -653,7 +656,7 @@ def table_options(called_help: str = CALL_POLICY_HELP) -> Callable[[Callable[...
     """--players and, at five players, --called (``called_help`` says what it is to the command)."""
     def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
         f = click.option("--called", metavar="CARD", help=called_help)(f)
-        return click.option("--players", type=int, help="Players at the table: 4, 3 (hands of 24) or 5 (hands of 15)"
+        return click.option("--players", type=PLAYERS, help="Players at the table: 4, 3 (hands of 24) or 5 (hands of 15)"
                                                         " [default: the record's, else 4].")(f)
     return decorate
 
@@ -668,11 +671,6 @@ def _called_option(record: Optional[DealRecord], seat: Optional[int], called: Op
 def _players(record: Optional[DealRecord], players: Optional[int]) -> int:
     """The table's size: ``--players`` (checked), else the record's, else four."""
     if players is not None:
-        try:
-            variant_for(players)
-        except TarotError as e:
-            e.key = "--players"
-            raise
         if record is not None and record.variant.players != players:
             raise click.UsageError(f"--players {players}: the deal record is a {record.variant.players}-player deal")
         return players
@@ -810,9 +808,9 @@ def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Opt
     file, or a deal record file; '-' reads either from stdin)."""
     cards, record, where = _hand_input(hand)
     players = _players(record, players)
-    _check_seats(players, seat=seat, dealer=dealer)
-    if record is None:
+    if record is None:  # (first: a hand of another table's size says which)
         _check_hand(cards, where, players)
+    _check_seats(players, seat=seat, dealer=dealer)
     prior = None
     if bids is not None:
         # commas or spaces between bids: an empty one between two commas is refused
@@ -904,9 +902,9 @@ def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str],
     """Monte Carlo discard advice for the taker's HAND (as for bid) and the DOG."""
     cards, record, where = _hand_input(hand)
     players = _players(record, players)
-    _check_seats(players, seat=seat, dealer=dealer)
-    if record is None:
+    if record is None:  # (first: a hand of another table's size says which)
         _check_hand(cards, where, players)
+    _check_seats(players, seat=seat, dealer=dealer)
     dog_cards: Optional[List[int]] = None
     contract = _contract_option(contract_name) if contract_name is not None else None
     if record is not None:
@@ -1016,8 +1014,8 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
             raise click.UsageError("missing option '--dealer' or '--leader' (with a hand as POSITION)")
         if called is None and variant_for(players).partner_share:
             raise click.UsageError("missing option '--called' (the card the taker called, at five players)")
-        _check_seats(players, seat=seat, taker=taker, dealer=dealer, leader=leader)
         _check_hand(cards, where, players)
+        _check_seats(players, seat=seat, taker=taker, dealer=dealer, leader=leader)
     # with a hand, every value of the view is an option's (a record's errors keep its keys)
     with _named_as_options(**({} if record is not None else _VIEW_OPTIONS)):
         if record is None:

@@ -200,20 +200,28 @@ def check_possible(contract: Contract, taker_half_points: int, oudlers: int, *,
 @functools.lru_cache(maxsize=None)  # (a dozen pairs; score() is in the advice's inner loops)
 def _slam_points(contract: Contract, variant: Variant) -> Tuple[int, int]:
     """The least a taker's slam leaves him and the most a defence slam leaves him, in
-    half-points.  Besides the Excuse (its camp keeps 4 points when it is played before
-    the last trick), the cards put aside make the difference: the dog of a garde contre
-    counts for the defence, the discard of a prise or garde (no king, no oudler) and the
-    dog of a garde sans for the taker."""
-    kept = HALF_POINTS[EXCUSE] - 1
+    half-points.  The cards put aside make most of the difference: the dog of a garde
+    contre counts for the defence, the discard of a prise or garde (no king, no oudler)
+    and the dog of a garde sans for the taker.  Then the Excuse: the camp that does not
+    win a trick keeps 4 points of it if it is played before the last trick (a half-point
+    card goes in exchange), and gets all 4.5 if the other camp plays it to the last trick
+    (it changes camp, whoever wins that trick): a defender can play it there to another
+    defender's trick, and at five players the taker or his partner to the other's."""
+    whole = HALF_POINTS[EXCUSE]
+    kept = whole - 1
+    to_defence = whole if variant.partner_share else kept  # the Excuse a taker's slam leaves the defence
+    to_taker = whole  # the Excuse a defence slam leaves the taker
 
-    def most(cards: Iterable[int], excuse_kept: bool) -> int:
-        """The most the dog's or discard's worth of these cards is worth, with the Excuse kept beside."""
-        return sum(sorted((HALF_POINTS[c] for c in cards), reverse=True)[:variant.dog_size]) + kept * excuse_kept
+    def most(cards: Iterable[int], excuse: int) -> int:
+        """The most the dog's or discard's worth of these cards is worth, with ``excuse`` beside."""
+        return sum(sorted((HALF_POINTS[c] for c in cards), reverse=True)[:variant.dog_size]) + excuse
 
-    dog = max(most(range(NUM_CARDS), False), most((c for c in range(NUM_CARDS) if c != EXCUSE), True))
+    def dog(excuse: int) -> int:
+        """The most a dog is worth, with the Excuse in it or ``excuse`` beside."""
+        return max(most(range(NUM_CARDS), 0), most((c for c in range(NUM_CARDS) if c != EXCUSE), excuse))
+
     if contract is Contract.GARDE_CONTRE:
-        return TOTAL_HALF_POINTS - dog, kept
+        return TOTAL_HALF_POINTS - dog(to_defence), to_taker
     if contract is Contract.GARDE_SANS:
-        return TOTAL_HALF_POINTS - kept, dog
-    discard = most(cards_of(discardable(FULL_DECK)), True)
-    return TOTAL_HALF_POINTS - kept, discard
+        return TOTAL_HALF_POINTS - to_defence, dog(to_taker)
+    return TOTAL_HALF_POINTS - to_defence, most(cards_of(discardable(FULL_DECK)), to_taker)

@@ -341,7 +341,7 @@ def test_discard_says_when_its_recommendation_rests_on_no_decided_world() -> Non
     (["bid", "KS QS 7H"], ("key 'HAND'", "holds 18 cards, got 3",)),
     (["bid", "KS Q\u200bS 7H"], ("key 'HAND'", "unknown card 'Q\\u200bS' (it holds a character that does not print)")),
     (["bid", EXAMPLE_HAND, "--seat", "4"], ("key '--seat'", "bad seat '4'")),
-    (["bid", EXAMPLE_HAND, "--players", "6"], ("key '--players'", "bad number of players '6'")),
+    (["bid", EXAMPLE_HAND, "--players", "6"], ("'--players': 6 is not in the range 3<=x<=5", "(see 'tarot-solve bid --help')")),
     (["discard", EXAMPLE_HAND, "--dog", "9S KS 5C CC QC", "--contract", "garde"],
      ("key '--dog'", "the dog holds 6 cards, got 5")),
     (["play", "KS QS 7H", "--seat", "1", "--taker", "1", "--contract", "garde", "--dealer", "0"],

@@ -271,3 +271,9 @@ def test_cli_advice_at_five_players() -> None:
     res = run(["bid", hand, "--players", "5", "--called", "QS", "--worlds", "1"])
     # a card, but not one to call: the option named, as for a card that is none
     assert res.exit_code == 2 and "key '--called': the taker calls a king, not 'QS'" in res.output
+    # a hand of 15 without --players 5: the hand's size says which game it is, before
+    # a seat that only the five-player table has
+    for args in (["bid", hand, "--seat", "4"],
+                 ["play", hand, "--seat", "4", "--taker", "2", "--contract", "garde_sans", "--leader", "0"]):
+        res = run(args)
+        assert res.exit_code == 2 and "got 15 (hands of 15 are the 5-player game's)" in res.output, res.output

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tarot_solver.errors import RecordError, TarotError
+from tarot_solver.records import read_records
 from tarot_solver.scoring import SLAM_OUTCOMES, ScoreResult, margin_points, score, slam_outcome
 from tarot_solver.variant import CONTRACTS, FIVE_PLAYERS, FOUR_PLAYERS, THREE_PLAYERS, Contract
 
@@ -117,6 +120,27 @@ def test_taker_slam_with_the_defence_keeping_the_excuse():
     # the taker takes every trick but the defence kept the Excuse: 87 points, 2 oudlers
     r = score(G, 174, 2, slam="unannounced-made")
     assert r.margin == 46 and r.unit == (25 + 46) * 2 + 200
+
+
+def test_slams_with_the_excuse_changing_camp_in_the_last_trick():
+    # The Excuse played (not led) to the last trick goes to the other camp as 4.5 points,
+    # whoever wins it: a defender's, to another defender's trick, leaves a defence slam's
+    # taker 4.5 points and an oudler; at five players, the partner's, to the taker's trick,
+    # leaves a taker's slam 86.5.  Whole games, scored from their play.
+    path = Path(__file__).parent / "data" / "excuse_last_trick_slams.jsonl"
+    got = {rec.id: (rec.final_state(), rec.score()) for rec in read_records(path)}
+    assert {k: (end.taker_hp, end.taker_oudlers(), end.slam(), r.unit) for k, (end, r) in got.items()} == {
+        "defence-slam-three-players": (9, 1, False, -(25 + 47) * 6 - 200),
+        "defence-slam-four-players": (9, 1, False, -(25 + 47) * 6 - 200),
+        "taker-slam-five-players": (173, 2, True, (25 + 46) * 4 + 400)}
+    # the bounds on what a slam leaves, with and without the Excuse changing camp
+    assert score(G, 47, 1, slam="defence").unit == -(25 + 28) * 2 - 200  # 23.5 points
+    assert score(GC, 9, 1, slam="defence").unit == -(25 + 47) * 6 - 200
+    assert score(G, 173, 2, slam="unannounced-made", variant=FIVE_PLAYERS).unit == (25 + 46) * 2 + 200
+    with pytest.raises(RecordError, match="leaves him 87 points at least in a garde, not 86.5"):
+        score(G, 173, 2, slam="unannounced-made")  # at four, the taker's camp has one Excuse player
+    with pytest.raises(RecordError, match="the taker has 4.5 points at most in a garde_contre, not 5"):
+        score(GC, 10, 1, slam="defence")
 
 
 @pytest.mark.parametrize(
