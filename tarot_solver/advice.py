@@ -61,7 +61,7 @@ from .handcount import contract_for, hand_count, simple_call, simple_discard
 from .parallel import chunks, map_ordered
 from .records import VARIANT, DealRecord, check_seat, play_setup
 from .sampling import Constraints, Sampler, View, World, hand_constraints, world_rng
-from .scoring import score
+from .scoring import margin_points, score_margin
 from .solver import Solver, _check_table_mb, worker_solver
 from .variant import CONTRACTS, VARIANTS, Contract, Variant, variant_for
 
@@ -124,7 +124,7 @@ def margin_score(contract: Contract, margin: float, variant: Variant = VARIANT, 
     margin in points, without bonuses (FFT rounding)."""
     oudlers = 3 if margin >= 0 else 0  # any count works; these keep the half-points in range
     taker_hp = variant.target_half_points(oudlers) + int(round(2 * margin))
-    return score(contract, taker_hp, oudlers, variant=variant, partner=partner).taker
+    return score_margin(contract, margin_points(taker_hp, oudlers, variant), variant=variant, partner=partner).taker
 
 
 # Statistics --------------------------------------------------------------------------

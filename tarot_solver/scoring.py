@@ -143,7 +143,16 @@ def score(
     margin = margin_points(taker_half_points, oudlers, variant)
     check_possible(contract, taker_half_points, oudlers, petit_au_bout=petit_au_bout, poignees=poignees,
                    slam=slam, variant=variant)
+    return score_margin(contract, margin, petit_au_bout=petit_au_bout, poignees=poignees, slam=slam,
+                        variant=variant, partner=partner)
 
+
+def score_margin(contract: Contract, margin: int, *, petit_au_bout: Optional[bool] = None,
+                 poignees: Sequence[int] = (), slam: Optional[str] = None, variant: Variant = FOUR_PLAYERS,
+                 partner: bool = False) -> ScoreResult:
+    """:func:`score`'s arithmetic from a margin in whole points (:func:`margin_points`),
+    with arguments already checked, and no check that a deal ends so: for a margin known
+    only as a bound (the advice's), which need not be one a deal ends with."""
     made = margin >= 0
     sign = 1 if made else -1
     mult = contract.multiplier
@@ -173,6 +182,17 @@ def check_possible(contract: Contract, taker_half_points: int, oudlers: int, *,
         raise RecordError(f"{points(half)} points with {plural(oudlers, 'oudler')}: only {points(low)} to"
                           f" {points(high)} are possible", key="taker_half_points", token=f"{points(half)}")
     taker_slam = slam in ("announced-made", "unannounced-made")
+    # what was put aside, half a point a card at least, and a trick of each camp that won
+    # one (its cards but an Excuse, which may change camp in the last trick)
+    garde_contre = contract is Contract.GARDE_CONTRE
+    trick = variant.players - 1
+    least = variant.dog_size * (not garde_contre) + trick * (slam != "defence")
+    most = TOTAL_HALF_POINTS - variant.dog_size * garde_contre - trick * (not taker_slam)
+    if not least <= half <= most:
+        raise RecordError(f"{points(half)} points: the taker of a {contract.value} has {points(least)} to"
+                          f" {points(most)} at {variant.players} players (half a point a card put aside,"
+                          f" a trick won by each camp without a slam)", key="taker_half_points",
+                          token=f"{points(half)}")
     least, most = _slam_points(contract, variant) if slam is not None else (0, TOTAL_HALF_POINTS)
     if taker_slam and half < least:
         raise RecordError(f"a slam made by the taker leaves him {points(least)} points at least in a"
@@ -197,7 +217,7 @@ def check_possible(contract: Contract, taker_half_points: int, oudlers: int, *,
                           token=" ".join(POIGNEE_NAMES[level] for level in poignees))
 
 
-@functools.lru_cache(maxsize=None)  # (a dozen pairs; score() is in the advice's inner loops)
+@functools.lru_cache(maxsize=None)  # (a dozen pairs; score() runs once a game of a history)
 def _slam_points(contract: Contract, variant: Variant) -> Tuple[int, int]:
     """The least a taker's slam leaves him and the most a defence slam leaves him, in
     half-points.  The cards put aside make most of the difference: the dog of a garde

@@ -131,8 +131,15 @@ def test_score_defence_slam_and_failed_contract_text() -> None:
     (["--contract", "garde", "--points", "91", "--oudlers", "0"], "only 0 to 78 are possible"),
     (["--contract", "garde", "--points", "30", "--oudlers", "2", "--slam", "unannounced-made"],
      "key '--slam': a slam made by the taker leaves him 87 points at least in a garde, not 30"),
-    (["--contract", "garde", "--points", "91", "--oudlers", "3", "--slam", "defence"],
-     "after a defence slam the taker has 23.5 points at most in a garde, not 91"),
+    (["--contract", "garde", "--points", "24", "--oudlers", "3", "--slam", "defence"],
+     "after a defence slam the taker has 23.5 points at most in a garde, not 24"),
+    # half a point a card put aside, and a trick won by each camp but where a slam says otherwise
+    (["--contract", "garde", "--points", "2.5", "--oudlers", "0", "--slam", "defence"],
+     "key '--points': 2.5 points: the taker of a garde has 3 to 89.5 at 4 players"),
+    (["--contract", "garde-sans", "--points", "3", "--oudlers", "0", "--players", "5"], "has 3.5 to 89 at 5 players"),
+    (["--contract", "garde-contre", "--points", "89", "--oudlers", "3", "--slam", "announced-made"],
+     "has 1.5 to 88 at 4 players"),
+    (["--contract", "garde", "--points", "90", "--oudlers", "3"], "has 4.5 to 89.5 at 4 players"),
     # the dog of a garde contre counts for the defence: 21, Petit, four kings, and the Excuse kept
     (["--contract", "garde-contre", "--points", "59.5", "--oudlers", "0", "--slam", "unannounced-made"],
      "leaves him 60 points at least in a garde_contre"),

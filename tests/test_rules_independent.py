@@ -188,6 +188,8 @@ def play_game(players: int, seed: int, seen: Counter[str]) -> int:
     announced = rng.random() < 0.3
     slam = ind.slam_outcome(announced, r.slam)
     assert slam_outcome(announced, r.slam) == slam, seed
+    # a game's end is never refused as what no deal ends in (the poignées below are drawn at random)
+    check_possible(contract, r.taker_hp, r.taker_oudlers, petit_au_bout=r.petit_au_bout, slam=slam, variant=variant)
     poignees = [rng.randrange(3) for _ in range(rng.choice((0, 0, 1, 2)))]
     assert_scores_agree(players, contract, r.taker_hp, r.taker_oudlers, r.petit_au_bout, poignees,
                         slam, taker, partner)

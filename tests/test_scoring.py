@@ -55,10 +55,14 @@ def test_fft_worked_examples(contract, points, oudlers, petit, poignees, slam, m
 def test_margin_rounding(points, oudlers, margin):
     hp = int(points * 2)
     assert margin_points(hp, oudlers) == margin
-    r = score(P, hp, oudlers)
+    # the ends a deal reaches only by a slam, in a garde contre for the taker's least
+    # (a discard counts for him, and a trick he won)
+    slam = "unannounced-made" if hp == 182 else "defence" if hp <= 1 else None
+    r = score(GC if slam == "defence" else P, hp, oudlers, slam=slam)
     assert r.margin == margin
     assert r.made is (margin >= 0)
-    assert r.unit == (25 + abs(margin)) * (1 if margin >= 0 else -1)
+    base = (25 + abs(margin)) * (1 if margin >= 0 else -1)
+    assert r.unit == {None: base, "unannounced-made": base + 200, "defence": base * 6 - 200}[slam]
 
 
 @pytest.mark.parametrize(
@@ -104,9 +108,9 @@ def test_slam_bonus(slam, bonus):
 
 
 def test_defence_slam():
-    # garde, taker with nothing but a worthless discard: fails by 56, defence slam
-    r = score(G, 0, 0, slam="defence")
-    assert r.unit == -(25 + 56) * 2 - 200
+    # garde, taker with nothing but a discard of six small cards: fails by 53, defence slam
+    r = score(G, 6, 0, slam="defence")
+    assert r.unit == -(25 + 53) * 2 - 200
     assert r.scores(2) == [-r.unit, -r.unit, 3 * r.unit, -r.unit]
 
 
