@@ -1145,8 +1145,9 @@ AnalyzeTask = Tuple[int, DealRecord, _history.AnalysisOptions]
 @click.argument("history")
 @batch_options("Write the game lines to this file ('-': stdout, and a --summary after them).", items="games",
                bad="game")
-@click.option("--time-limit", type=Seconds(min=0), metavar="SECONDS",
-              help=f"Search time per position (0: none; default {ANALYZE_TIME_LIMIT:g}, none with --nodes).")
+@click.option("--time-limit", type=Seconds(min=0), metavar="S",
+              help=f"Search seconds per position (0: none; default {ANALYZE_TIME_LIMIT:g}, none with --nodes;"
+                   " with both, whichever comes first).")
 @click.option("--nodes", type=click.IntRange(min=0), default=0, metavar="N",
               help="Search nodes per position (0: none); results do not depend on the machine.")
 @click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=DEFAULT_TABLE_MB, show_default=True,
@@ -1158,7 +1159,8 @@ AnalyzeTask = Tuple[int, DealRecord, _history.AnalysisOptions]
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png",
               help="Draw the distribution of error costs per role.")
 @click.option("--json", "as_json", is_flag=True,
-              help="With --summary: print it as one JSON object (the game lines are JSON lines anyway).")
+              help="With --summary: print it as one JSON object (alone it changes nothing: the game lines"
+                   " are JSON lines anyway).")
 @click.pass_context
 def analyze_command(ctx: click.Context, history: str, output: Optional[str], jobs: int, scheduler: Optional[str],
                     resume: bool, strict: bool, time_limit: Optional[float], nodes: int, table_mb: int,
