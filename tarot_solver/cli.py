@@ -1282,21 +1282,22 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
 
     if output is not None:
         _check_writable(output)
-    if strict:  # all or nothing: the run starts once every record is known to be good
-        for _ in tasks(records, Counter()):
-            pass
-        records = _read(ctx, source, strict)
     done: "Counter[Union[str, int]]" = Counter()
-    if resume and output is not None and os.path.exists(output):
-        done = _history.resume_output(output, on_result)
     out: Optional[IO[str]] = None
     written = 0
     try:
+        if strict:  # all or nothing: the run starts once every record is known to be good
+            for _ in tasks(records, Counter()):
+                pass
+            records = _read(ctx, source, strict)
+        if resume and output is not None and os.path.exists(output):
+            out = _open_output(output, resume)  # (locked before it is read)
+            done = _history.resume_output(output, on_result)
         for result in run(tasks(records, done), _tasks_total(source, done)):
             if output is not None:
                 try:
                     if out is None:
-                        out = open(output, "a" if resume else "w", encoding="utf-8")
+                        out = _open_output(output, resume)
                     _write_line(out, result)
                 except OSError as e:  # a full disk...: name the file; --resume mends a cut last line
                     raise OSError(e.errno, f"{e.strerror} (run again with --resume to finish)", output) from None
@@ -1307,7 +1308,9 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
     except (KeyboardInterrupt, WorkerError) as e:
         stopped, status = _stopped(e)
         said = f"{plural(written, noun)} written"
-        if output and not written:  # (never opened)
+        if output is None and echo is None:  # (--summary alone: it replaces the lines, and comes at the end)
+            said = f"{plural(written, noun)} analysed, no summary written (-o FILE keeps the lines as they come)"
+        elif output and not written:  # (never opened)
             said = f"no {noun} written; {output} {'left as it was' if os.path.exists(output) else 'not created'}"
         elif output:
             said += f" to {output}"
@@ -1355,6 +1358,27 @@ def _tasks_total(source: str, done: "Counter[Union[str, int]]") -> Optional[int]
     stderr (counted only when stderr is a terminal)."""
     total = count_records(source) if sys.stderr.isatty() else None
     return None if total is None else max(0, total - sum(done.values()))
+
+
+def _open_output(path: str, resume: bool) -> IO[str]:
+    """``path`` opened for a run's lines (emptied unless ``resume``), under an exclusive
+    lock held until it is closed: two runs writing one output at once, as two resumed
+    runs of one batch, would each append the games the other does.  A lock held by
+    another run is bad input, naming the file; where there are no such locks (not on
+    POSIX) there is none."""
+    out = open(path, "a", encoding="utf-8")
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX
+        return out
+    try:
+        fcntl.flock(out.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        out.close()
+        raise InputError(f"--output {path} is being written by another run: wait for it to end") from None
+    if not resume and os.path.isfile(path):  # (not a device or a pipe, which have no length)
+        out.truncate(0)
+    return out
 
 
 def _check_writable(path: str) -> None:

@@ -274,6 +274,9 @@ def _workers_watched(client: Any, timeout: float) -> Iterator[List[str]]:
     stop = threading.Event()
     main = threading.main_thread().ident
     assert main is not None
+    silent = f"the Dask scheduler has not answered for {timeout:g} s"
+    # when the scheduler last answered, and what was wrong then (None: nothing)
+    answer: List[Tuple[float, Optional[str]]] = [(time.monotonic(), None)]
 
     def trouble() -> Optional[str]:
         try:
@@ -281,15 +284,25 @@ def _workers_watched(client: Any, timeout: float) -> Iterator[List[str]]:
         except Exception:
             info = None
         if info is None or client.status != "running":  # (a client that lost its scheduler keeps its last answer)
-            return f"the Dask scheduler has not answered for {timeout:g} s"
+            return silent
         if not int(info.get("n_workers", len(info.get("workers", ())))):
             return f"the Dask cluster has had no worker for {timeout:g} s"
         return None
 
+    def probe() -> None:
+        """Ask the scheduler every second, in a thread of its own: the question has no
+        timeout, and a scheduler that stops answering (a hung host, a network split)
+        holds it for good."""
+        while not stop.wait(1.0):
+            reason = trouble()
+            answer[0] = (time.monotonic(), reason)
+
     def watch() -> None:
         since: Optional[float] = None
         while not stop.wait(1.0):
-            reason = trouble()
+            at, reason = answer[0]
+            if time.monotonic() - at > 3.0:  # (an answer takes milliseconds; the probe asks every second)
+                reason = silent
             if reason is None:
                 since = None
                 continue
@@ -299,8 +312,8 @@ def _workers_watched(client: Any, timeout: float) -> Iterator[List[str]]:
                 signal.pthread_kill(main, signal.SIGINT)  # (a real signal: it ends a blocking wait)
                 return
 
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
+    for target in (probe, watch):
+        threading.Thread(target=target, daemon=True).start()
     try:
         yield lost
     finally:

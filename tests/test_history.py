@@ -639,6 +639,45 @@ def test_a_worker_that_dies_stops_the_batch_with_one_line(small_history: Path, t
         assert result.stderr == (f"tarot-solve: error: a worker process died (exit codes {{SIGKILL(-9)}}): no game"
                                  f" written; {tmp_path / name} {said}\n")
     assert not (tmp_path / "none.jsonl").exists() and out.read_text(encoding="utf-8").count("\n") == 2
+    # with --summary alone, the lines were never written: the summary would have replaced them
+    monkeypatch.setattr("tarot_solver.cli._map_ordered", two_then_death)
+    result = analyze([str(small_history), "--summary"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == ("tarot-solve: error: a worker process died (exit codes {SIGKILL(-9)}): 2 games"
+                             " analysed, no summary written (-o FILE keeps the lines as they come)\n")
+
+
+def test_two_runs_never_write_one_output_at_once(small_history: Path, tmp_path: Path) -> None:
+    # two resumed runs of one batch would each append the games missing: the second is refused
+    fcntl = pytest.importorskip("fcntl")
+    out = tmp_path / "out.jsonl"
+    assert analyze([str(small_history), "-o", str(out), "--nodes", "2000"]).exit_code == 0
+    before = out.read_text(encoding="utf-8")
+    with open(out, "a", encoding="utf-8") as other:
+        fcntl.flock(other.fileno(), fcntl.LOCK_EX)  # (as the other run holds it)
+        for args in ([], ["--resume"]):
+            result = analyze([str(small_history), "-o", str(out), "--nodes", "2000", *args])
+            assert result.exit_code == 2 and result.stdout == ""
+            assert result.stderr == (f"tarot-solve: error: --output {out} is being written by another run:"
+                                     " wait for it to end\n")
+    assert out.read_text(encoding="utf-8") == before
+    assert analyze([str(small_history), "-o", str(out), "--nodes", "2000", "--resume"]).exit_code == 0  # (released)
+    assert out.read_text(encoding="utf-8") == before
+
+
+def test_an_interrupt_before_the_run_says_what_was_left(small_history: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C while --resume reads the output (or --strict checks the history): nothing written
+    def interrupted(*args: Any) -> Any:
+        raise KeyboardInterrupt
+
+    out = tmp_path / "out.jsonl"
+    out.write_text("", encoding="utf-8")
+    monkeypatch.setattr("tarot_solver.history.resume_output", interrupted)
+    result = analyze([str(small_history), "-o", str(out), "--resume"])
+    assert result.exit_code == 130 and result.stdout == ""
+    assert result.stderr == (f"tarot-solve: interrupted: no game written; {out} left as it was; run again with"
+                             " --resume to finish\n")
 
 
 def test_missing_extras_fail_before_any_work(small_history: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from typing import Any, Callable, Dict, Iterator, Tuple
 
@@ -97,9 +98,18 @@ class _FakeClient:
         return {"n_workers": self.workers, "workers": {}}
 
 
+class _FrozenClient(_FakeClient):
+    """The client of a scheduler that stopped answering (a hung host): a question never returns."""
+
+    def scheduler_info(self, n_workers: int) -> Dict[str, Any]:
+        threading.Event().wait()
+        raise AssertionError("unreachable")
+
+
 @pytest.mark.parametrize("client, reason", [
     (_FakeClient(0), "the Dask cluster has had no worker for 0.5 s"),
     (_FakeClient(2, status="connecting"), "the Dask scheduler has not answered for 0.5 s"),
+    (_FrozenClient(2), "the Dask scheduler has not answered for 0.5 s"),
 ])
 def test_a_dask_run_without_workers_is_stopped(client: _FakeClient, reason: str) -> None:
     with pytest.raises(KeyboardInterrupt):
