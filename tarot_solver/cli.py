@@ -117,6 +117,8 @@ class TarotGroup(click.Group):
         except TarotError as e:
             raise InputError(_one_line(str(e))) from None
         except OSError as e:
+            if e.filename is None and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+                e.filename = "stdout"  # (the files this command writes are named: what fills up unnamed is stdout)
             text = f"{e.filename}: {e.strerror}" if e.filename is not None and e.strerror else str(e)
             raise InputError(_one_line(text)) from None
         except MemoryError as e:
@@ -1311,7 +1313,7 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
         if output is None and echo is None:  # (--summary alone: it replaces the lines, and comes at the end)
             said = f"{plural(written, noun)} analysed, no summary written (-o FILE keeps the lines as they come)"
         elif output and not written:  # (never opened)
-            said = f"no {noun} written; {output} {'left as it was' if os.path.exists(output) else 'not created'}"
+            said = f"no {noun} written; {_untouched(output)}"
         elif output:
             said += f" to {output}"
         click.echo(f"{PROG}: {stopped}: {said}"
@@ -1358,6 +1360,11 @@ def _tasks_total(source: str, done: "Counter[Union[str, int]]") -> Optional[int]
     stderr (counted only when stderr is a terminal)."""
     total = count_records(source) if sys.stderr.isatty() else None
     return None if total is None else max(0, total - sum(done.values()))
+
+
+def _untouched(path: str) -> str:
+    """What a run that wrote no line says of its output ``path``, which it never opened."""
+    return f"{path} {'left as it was' if os.path.exists(path) else 'not created'}"
 
 
 def _open_output(path: str, resume: bool) -> IO[str]:
@@ -1441,6 +1448,8 @@ def convert_command(paths: Tuple[str, ...], output: Optional[str], strict: bool)
         lines.append(json.dumps(record.to_json(), ensure_ascii=False) + "\n")
     if output is None:
         click.echo("".join(lines), nl=False)
+    elif not lines:  # (as analyze: an output is opened only for a line to write)
+        click.echo(f"{PROG}: no deal written; {_untouched(output)}", err=True)
     else:
         with open(output, "w", encoding="utf-8") as f:
             f.write("".join(lines))

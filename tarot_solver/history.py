@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, points
-from .errors import RecordError, plural
+from .errors import RecordError, plural, spelled
 from .records import DealRecord, PathLike, _file_label
 from .rules import PlayState
 from .scoring import ScoreResult
@@ -345,10 +345,11 @@ def _checked_line(game: Mapping[str, Any]) -> Tuple[int, Optional[int]]:
     partner = game.get("partner")
     if partner is not None and seat(partner) == taker:
         raise ValueError("the taker as his own partner")
-    if not (isinstance(game["made"], bool) and isinstance(game["complete"], bool)
-            and isinstance(game["dd_made"], (bool, type(None))) and type(game["undecided"]) is int
-            and game["undecided"] >= 0 and isinstance(game["errors"], list)):
-        raise ValueError("a value of another type than this command writes")
+    for key, fits in (("made", lambda v: isinstance(v, bool)), ("complete", lambda v: isinstance(v, bool)),
+                      ("dd_made", lambda v: v is None or isinstance(v, bool)),
+                      ("undecided", lambda v: type(v) is int and v >= 0), ("errors", lambda v: isinstance(v, list))):
+        if not fits(game[key]):
+            raise ValueError(f"{key} {spelled(game[key], quoted=True)}: not a value this command writes")
     for error in game["errors"]:
         keys(error, "seat", "cost")
         seat(error["seat"])
@@ -494,6 +495,12 @@ def game_key(game: Mapping[str, Any]) -> Union[str, int]:
 FOREIGN_LINE = "not a line this command writes (with these options)"
 
 
+def _foreign(e: BaseException) -> str:
+    """The refusal of an output line that ``--resume`` cannot take, with why (cut short)."""
+    why = f"no key {e}" if isinstance(e, KeyError) else str(e) or type(e).__name__
+    return f"{FOREIGN_LINE}: {why if len(why) <= 100 else why[:97] + '...'}"
+
+
 def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> "Counter[Union[str, int]]":
     """The keys (:func:`game_key`) of the lines already in an output file, each with how
     many lines hold it (a history may repeat an id), for ``--resume``.
@@ -528,14 +535,14 @@ def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> "Cou
             if raw.strip():
                 try:
                     take(raw)
-                except foreign:
-                    raise RecordError(FOREIGN_LINE, file=label, record=f"line {number}") from None
+                except foreign as e:
+                    raise RecordError(_foreign(e), file=label, record=f"line {number}") from None
     if tail:
         try:
             take(tail)
-        except foreign:
+        except foreign as e:
             if not b'{"'.startswith(tail[:2]):  # what this tool writes starts so, however short the cut
-                raise RecordError(FOREIGN_LINE, file=label, record=f"line {number}") from None
+                raise RecordError(_foreign(e), file=label, record=f"line {number}") from None
             os.truncate(path, whole)
         else:
             with open(path, "ab") as end:

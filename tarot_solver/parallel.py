@@ -122,7 +122,18 @@ def _check_scheduler(address: str, timeout: float) -> None:
     import asyncio
 
     from distributed.comm import connect
+    from distributed.comm.addressing import parse_address, parse_host_port
 
+    scheme = "tcp"  # (without one)
+    try:
+        scheme, location = parse_address(address)
+        if scheme in ("tcp", "tls"):
+            _, port = parse_host_port(location)
+            if not 0 < port < 65536:
+                raise ValueError(f"port {port} is not in 1..65535")
+    except (ValueError, TypeError) as e:  # (Dask's own words but for a port that is not a number)
+        why = str(e) if isinstance(e, ValueError) and "int()" not in str(e) else f"expected {scheme}://HOST:PORT"
+        raise SchedulerError(f"bad address: {why}", key="scheduler", token=address) from None
     _note_unreachable(address, timeout)
 
     async def handshake() -> None:

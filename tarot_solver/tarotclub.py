@@ -33,7 +33,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 from . import rules
 from .cards import EXCUSE, FULL_DECK, TRUMP_BASE, card_token, cards_of, mask_of
 from .errors import RecordError, TarotError, spelled
-from .records import VARIANT, DealRecord, duplicate_key, json_type
+from .records import VARIANT, DealRecord, check_encoding, duplicate_key, json_type
 from .variant import Contract, variant_for
 
 SEATS = ("south", "east", "north", "west")
@@ -167,8 +167,9 @@ def rebuild(doc: Any) -> Dict[str, Any]:
     try:
         variant = variant_for(players)
     except RecordError:
-        raise RecordError("expected the number of players, 3 or 4", key="deal_info.number_of_players",
-                          token=spelled(players)) from None
+        got = "" if type(players) is int else f", got {json_type(players)}"  # ("4" is no number)
+        raise RecordError(f"expected the number of players, 3 or 4{got}", key="deal_info.number_of_players",
+                          token=spelled(players, quoted=True)) from None
     if variant.partner_share:
         raise RecordError(f"a {players}-player deal cannot be converted: the log does not say which king was"
                           " called (3 and 4 players can)", key="deal_info.number_of_players", token=spelled(players))
@@ -253,9 +254,14 @@ def to_record(doc: Any, ident: Optional[str] = None) -> DealRecord:
 def read_log(path: "os.PathLike[str] | str") -> DealRecord:
     """The deal record of one TarotClub log file; its id is the file name without ``.json``."""
     label = os.fspath(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    for number, line in enumerate(data.split(b"\n"), 1):  # (a UTF-16 file said so, as records are)
+        check_encoding(line, label, number)
+        if line.strip():
+            break
     try:
-        with open(path, "rb") as f:
-            text = f.read().decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise RecordError(f"not UTF-8 text (bad byte at offset {e.start})", file=label) from None
     try:

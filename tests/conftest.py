@@ -160,7 +160,8 @@ def _bad_inputs() -> List[BadInput]:
         "game.json: line 1 (id '" + "I" * 37 + "...'): key 'contract'")
     add("all-pass-naming-a-taker", all_pass, "key 'bids'",
         "every player passed, yet the record names a taker or a contract")
-    add("discard-without-contract", no_contract, "key 'discard'", "a discard needs a taker and a contract")
+    add("discard-without-contract", no_contract, "key 'contract'", "a record with a discard names its contract")
+    add("discard-without-taker", lambda o: o.pop("taker"), "key 'taker'", "a record with a discard names its taker")
     out.append(BadInput("malformed-json", "game.json", '{"hands": [["KS", "QS"],\n  "dog": ]\n}\n',
                         ("game.json: line 2: malformed JSON at column", "Expecting")))
     out.append(BadInput("empty-file", "game.json", "\n  \n", ("game.json: empty file",)))

@@ -435,6 +435,9 @@ def test_resume_with_an_id_twice_writes_what_a_whole_run_does(tmp_path: Path) ->
 
 @pytest.mark.parametrize("args, fragments", [
     (["--scheduler", "foo"], ("key 'scheduler': bad address", "missing port")),
+    # refused at once, not tried until the connect timeout; no Python words for a port not a number
+    (["--scheduler", "tcp://127.0.0.1:99999"], ("bad address: port 99999 is not in 1..65535",)),
+    (["--scheduler", "tcp://127.0.0.1:8786/x"], ("bad address: expected tcp://HOST:PORT",)),
     (["--scheduler", "http://127.0.0.1:8786"], ("key 'scheduler': bad address", "unknown address scheme 'http'")),
     (["--nodes", str(2 ** 70)], ()),  # beyond what the core counts: no limit, and an answer
     (["--time-limit", "nan"], ("'nan' is not a number of seconds",)),
@@ -687,3 +690,8 @@ def test_a_full_disk_is_named_with_the_way_to_finish() -> None:
         result = run([*args, "--nodes", "1000", "-j", "1", "-o", "/dev/full"])
         assert_one_line_error(result.exit_code, result.stdout, result.stderr,
                               "/dev/full: No space left on device (run again with --resume to finish)")
+    # stdout full: named as such, not as a bare errno
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "tarot_solver", "solve", str(EXAMPLES / "midgame.json")],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stderr == "tarot-solve: error: stdout: No space left on device\n"

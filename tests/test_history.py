@@ -258,6 +258,12 @@ def test_resume_output_cuts_a_partial_last_line(tmp_path: Path) -> None:
         with pytest.raises(RecordError, match=r"line 2: not a line this command writes \(with these options\)"):
             history.resume_output(out, lambda game: add(game) if game["id"] != "a" else None)
         assert out.read_text(encoding="utf-8").endswith(text)
+    # the refusal says why, naming the key and the value
+    for change, why in (({"made": "false"}, 'made "false": not a value this command writes'),
+                        ({"taker": 7}, "not a seat of 4: 7")):
+        out.write_text(json.dumps({**line, **change}) + "\n", encoding="utf-8")
+        with pytest.raises(RecordError, match=f"line 1: not a line this command writes .with these options.: {why}$"):
+            history.resume_output(out, Summary().add)
 
 
 # Summaries -------------------------------------------------------------------------------

@@ -358,7 +358,7 @@ def test_petit_sec_voids_the_deal(petit_sec_obj: Dict[str, Any]) -> None:
     (lambda o: o.update(discard=o["discard"][:5]), ["key 'discard'", "must hold 6 cards, not 5"]),
     (lambda o: o.update(discard=o["discard"][:5] + ["T21"]), ["key 'discard'", "an oudler may not be discarded"]),
     (lambda o: o.update(contract="garde_sans", bids=None), ["key 'discard'", "no discard in a garde_sans"]),
-    (lambda o: o.pop("taker"), ["key 'discard'", "needs a taker and a contract"]),
+    (lambda o: o.pop("taker"), ["key 'taker'", "a record with a discard names its taker: it has none"]),
 ])
 def test_bad_discards(deal_obj: Dict[str, Any], change: Any, fragments: Any) -> None:
     change(deal_obj)

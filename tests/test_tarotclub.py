@@ -144,7 +144,7 @@ def _broken(change: Any) -> Dict[str, Any]:
 @pytest.mark.parametrize("change, fragments", [
     (lambda d: d["deal_info"].__setitem__("number_of_players", 5), ("5-player", "number_of_players")),
     (lambda d: d["deal_info"].__setitem__("number_of_players", "4"),
-     ("key 'deal_info.number_of_players'", "expected the number of players, 3 or 4", "token '4'")),
+     ("key 'deal_info.number_of_players'", "expected the number of players, 3 or 4, got a string", """token '"4"'""")),
     (lambda d: d["deal_info"].__setitem__("number_of_players", [4]), ("expected the number of players",)),
     (lambda d: d["tricks"].__setitem__(3, "15-D;" + d["tricks"][3].split(";", 1)[1]),
      ("key 'tricks[3]'", "unknown TarotClub card '15-D'")),
@@ -272,11 +272,22 @@ def test_convert_strict_writes_nothing() -> None:
 def test_convert_missing_or_malformed_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["convert", "--strict", str(tmp_path / "none.json")])
     assert result.exit_code == 2 and "No such file" in result.stderr
+    # no log converted: the output is not opened, as analyze leaves it
+    out = tmp_path / "out.jsonl"
+    for said in ("not created", "left as it was"):
+        result = CliRunner().invoke(main, ["convert", str(tmp_path / "none.json"), "-o", str(out)])
+        assert result.exit_code == 2 and result.stderr.splitlines()[1:] == [
+            f"tarot-solve: no deal written; {out} {said}", "tarot-solve: error: 1 bad log skipped"]
+        out.write_text("kept\n", encoding="utf-8")
+    assert out.read_text(encoding="utf-8") == "kept\n"
     result = CliRunner().invoke(main, ["convert", "-"], input="{}")  # it said: skipped: -: No such file
     assert result.exit_code == 2 and result.stdout == "" and result.stderr == (
         "tarot-solve: error: -: TarotClub logs are read from files, not from stdin (a log's file name is its"
         " record's id)\n")
     bad = tmp_path / "bad.json"
+    bad.write_text((DATA / "h01_slam.json").read_text(encoding="utf-8"), encoding="utf-16")  # as records are
+    result = CliRunner().invoke(main, ["convert", "--strict", str(bad)])
+    assert result.exit_code == 2 and result.stderr == f"tarot-solve: error: {bad}: UTF-16 text: save it as UTF-8\n"
     bad.write_text('{"deal_info": {', encoding="utf-8")
     result = CliRunner().invoke(main, ["convert", "--strict", str(bad)])
     assert result.exit_code == 2 and "bad.json: malformed JSON at line 1" in result.stderr
