@@ -1307,6 +1307,10 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
                 echo(result)
             on_result(result)
             written += 1
+        left = sum(done.values())  # (lines resumed that no record of the input took: another history's?)
+        if left:
+            click.echo(f"{PROG}: note: {output} holds {plural(left, 'line')} matching no record of"
+                       f" {'stdin' if source == '-' else source}: kept (and counted by --summary)", err=True)
     except (KeyboardInterrupt, WorkerError) as e:
         stopped, status = _stopped(e)
         said = f"{plural(written, noun)} written"

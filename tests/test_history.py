@@ -671,6 +671,21 @@ def test_two_runs_never_write_one_output_at_once(small_history: Path, tmp_path: 
     assert out.read_text(encoding="utf-8") == before
 
 
+def test_resume_notes_lines_of_another_history(small_history: Path, tmp_path: Path) -> None:
+    # a wrong -o (another history's output): its lines are kept, and the run says so
+    out = tmp_path / "out.jsonl"
+    assert analyze([str(small_history), "-o", str(out), "--nodes", "2000"]).exit_code == 0
+    lines = out.read_text(encoding="utf-8").splitlines(True)
+    foreign = json.dumps({**json.loads(lines[0]), "id": "elsewhere"}) + "\n"
+    out.write_text(foreign + lines[1], encoding="utf-8")
+    result = analyze([str(small_history), "-o", str(out), "--nodes", "2000", "--resume"])
+    assert result.exit_code == 0
+    assert result.stderr == (f"tarot-solve: note: {out} holds 1 line matching no record of {small_history}: kept"
+                             " (and counted by --summary)\n")
+    assert out.read_text(encoding="utf-8").startswith(foreign + lines[1])
+    assert len(out.read_text(encoding="utf-8").splitlines()) == len(lines) + 1
+
+
 def test_an_interrupt_before_the_run_says_what_was_left(small_history: Path, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     # Ctrl-C while --resume reads the output (or --strict checks the history): nothing written
