@@ -9,7 +9,10 @@ tag says, at full speed on recent CPUs.
 
 ``TAROT_MARCH`` builds one core for that ``-march`` target instead (``native``:
 this machine's CPU, as the benchmarks do; ``x86-64-v3``: a binary valgrind 3.19
-can run); ``TAROT_DEBUG=1`` one core with Cython bounds checks and C asserts.
+can run); ``TAROT_DEBUG=1`` one core with Cython bounds checks, unoptimised.
+A build of another flavour than the last one in this tree regenerates and
+recompiles everything (the up-to-date checks look at the sources' times, not at
+the flavour), so a default build after a ``native`` one never keeps its binary.
 """
 
 import hashlib
@@ -25,6 +28,15 @@ from setuptools.errors import CompileError
 debug = os.environ.get("TAROT_DEBUG") == "1"
 march = os.environ.get("TAROT_MARCH")
 VARIANT_ARGS = ["-O3", "-march=x86-64-v3"]
+
+# the flavour of this build, against the last one built in this tree
+FLAVOUR_STAMP = os.path.join("build", "tarot-flavour")
+flavour = "debug" if debug else f"march={march}" if march else "default"
+try:
+    with open(FLAVOUR_STAMP, encoding="utf-8") as f:
+        changed = f.read() != flavour
+except OSError:
+    changed = True
 
 with open("ext/_core.pyx", "rb") as f:
     source = hashlib.sha256(f.read()).hexdigest()[:16]
@@ -48,7 +60,7 @@ core = Extension(
     extra_compile_args=["-O0", "-g"] if debug else ["-O3"] + ([f"-march={march}"] if march else []),
     define_macros=macros("debug" if debug else march or "portable"),
 )
-extensions = cythonize([core], compiler_directives=directives, annotate=False)
+extensions = cythonize([core], compiler_directives=directives, annotate=False, force=changed)
 if not debug and not march and platform.machine().lower() in ("x86_64", "amd64"):
     extensions.append(Extension(
         "tarot_solver._x86_64_v3._core",
@@ -61,12 +73,17 @@ if not debug and not march and platform.machine().lower() in ("x86_64", "amd64")
 
 class BuildExt(build_ext):
     """Drops the x86-64-v3 variant where the compiler cannot build it (MSVC, an old
-    gcc): the portable core alone then serves every CPU."""
+    gcc): the portable core alone then serves every CPU.  Compiles everything again
+    when the flavour changed, and notes the flavour built."""
 
     def build_extensions(self):
         if not self._accepts(VARIANT_ARGS):
             self.extensions = [e for e in self.extensions if e.name == core.name]
+        self.force = self.force or changed
         super().build_extensions()
+        os.makedirs(os.path.dirname(FLAVOUR_STAMP), exist_ok=True)
+        with open(FLAVOUR_STAMP, "w", encoding="utf-8") as f:
+            f.write(flavour)
 
     def copy_extensions_to_source(self):
         # (an in-place build copies each core next to the sources; the variant's

@@ -20,9 +20,10 @@ except ImportError as exc:  # pragma: no cover - exercised only on a broken inst
     from .errors import ExtensionMissingError
 
     raise ExtensionMissingError(
-        "tarot_solver's compiled core (tarot_solver._core) is not built: install the package with "
-        "'pip install .' (or 'pip install -e .'), or run 'python setup.py build_ext --inplace' "
-        f"in a source checkout ({exc})"
+        f"tarot_solver's compiled core (tarot_solver._core) is not built in {Path(__file__).parent}: install"
+        " the package with 'pip install .' (or 'pip install -e .'), or, in a source checkout, run 'python setup.py"
+        " build_ext --inplace' (it needs Cython>=3.1, setuptools>=77 and a C compiler); where the package is"
+        " installed, a source checkout in the current directory hides it"
     ) from exc
 
 
@@ -32,7 +33,13 @@ def _for_this_cpu(portable: "types.ModuleType") -> "types.ModuleType":
     portable build (or with ``TAROT_CORE=portable`` in the environment).  A core
     built for one CPU (``TAROT_MARCH``) or for debugging is used as it is."""
     folder = Path(__file__).parent / "_x86_64_v3"
-    if (portable.BUILD != "portable" or os.environ.get("TAROT_CORE") == "portable" or not folder.is_dir()
+    choice = os.environ.get("TAROT_CORE", "")
+    if choice.strip().lower() not in ("", "portable"):
+        import warnings
+
+        warnings.warn(f"TAROT_CORE={choice!r} is ignored: its one value is 'portable'", RuntimeWarning,
+                      stacklevel=2)
+    if (portable.BUILD != "portable" or choice.strip().lower() == "portable" or not folder.is_dir()
             or not portable.cpu_has_x86_64_v3()):
         return portable
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:

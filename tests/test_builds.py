@@ -63,3 +63,15 @@ def test_the_portable_core_answers_as_the_one_in_use() -> None:
     assert build == "portable"
     assert theirs == ours
     assert sum(n for _, n in ours) > 100_000  # (deep enough to search, not only to bound)
+
+
+def test_tarot_core_takes_portable_in_any_case_and_warns_of_other_values() -> None:
+    code = "import warnings, tarot_solver; print(tarot_solver._core.BUILD)"
+    for value, build, warned in (("PORTABLE", "portable", False), ("x86-64-v3", _core.BUILD, True),
+                                 ("", _core.BUILD, False)):
+        if build == "portable" and _core.BUILD != "x86-64-v3":
+            build = _core.BUILD  # (a native or debug build is used as it is)
+        proc = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True,
+                              env=dict(os.environ, TAROT_CORE=value), timeout=60, cwd=tempfile.gettempdir())
+        assert proc.returncode == 0 and proc.stdout.strip() == build, proc.stderr
+        assert ("TAROT_CORE='x86-64-v3' is ignored: its one value is 'portable'" in proc.stderr) is warned, proc.stderr
