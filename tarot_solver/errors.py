@@ -59,7 +59,7 @@ class TarotError(ValueError):
         text = self.message
         if self.token is not None and repr(self.token) not in text and f"'{self.token}'" not in text:
             text = f"{text} (token '{self.token}')"
-        return f"{prefix}: {text}" if prefix else text
+        return printable(f"{prefix}: {text}" if prefix else text)
 
 
 class CardError(TarotError):
@@ -105,6 +105,15 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
+def printable(text: str) -> str:
+    """``text`` with the characters that neither print nor space escaped (a NUL, the
+    escape codes of a terminal, a lone surrogate): a message shows what the input holds,
+    and cannot act on the terminal it goes to."""
+    return "".join(c if c.isprintable() or c.isspace() else c.encode("unicode_escape", "backslashreplace")
+                   .decode("ascii") for c in text)
+
+
 def one_line(text: str) -> str:
-    """``text`` with its runs of white space, newlines included, made single spaces."""
-    return " ".join(text.split())
+    """``text`` with its runs of white space, newlines included, made single spaces (and
+    what does not print escaped: :func:`printable`)."""
+    return printable(" ".join(text.split()))

@@ -38,7 +38,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, points
 from .errors import RecordError, plural, spelled
-from .records import DealRecord, PathLike, _file_label
+from .records import DealRecord, PathLike, _file_label, json_type
 from .rules import PlayState
 from .scoring import ScoreResult
 from .solver import DEFAULT_TABLE_MB, Solver, _check_limits, _check_table_mb, worker_solver
@@ -501,6 +501,20 @@ def _foreign(e: BaseException) -> str:
     return f"{FOREIGN_LINE}: {why if len(why) <= 100 else why[:97] + '...'}"
 
 
+def _no_constant(name: str) -> Any:
+    """NaN and Infinity, which JSON has not and this tool never writes: refused."""
+    raise ValueError(f"{name}: not a JSON number")
+
+
+def _whole_json(raw: bytes) -> bool:
+    """Whether ``raw`` is one whole JSON document."""
+    try:
+        json.loads(raw)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
 def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> "Counter[Union[str, int]]":
     """The keys (:func:`game_key`) of the lines already in an output file, each with how
     many lines hold it (a history may repeat an id), for ``--resume``.
@@ -515,7 +529,9 @@ def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> "Cou
 
     def take(raw: bytes) -> None:
         """Count one line of the output (ValueError and the like if it is not one)."""
-        game = json.loads(raw)
+        game = json.loads(raw, parse_constant=_no_constant)
+        if not isinstance(game, dict):
+            raise ValueError(f"{json_type(game)}, not a JSON object")
         key = game_key(game)
         if not isinstance(key, (str, int)):  # (an id this tool never writes: a list...)
             raise TypeError(key)
@@ -541,7 +557,8 @@ def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> "Cou
         try:
             take(tail)
         except foreign as e:
-            if not b'{"'.startswith(tail[:2]):  # what this tool writes starts so, however short the cut
+            # a line cut short is no JSON document, and starts as what this tool writes, however short the cut
+            if _whole_json(tail) or not b'{"'.startswith(tail[:2]):
                 raise RecordError(_foreign(e), file=label, record=f"line {number}") from None
             os.truncate(path, whole)
         else:

@@ -765,7 +765,7 @@ def iter_records(path: PathLike, text: Optional[str] = None) -> Iterator[Tuple[i
     with contextlib.ExitStack() as stack:
         f: Iterable[bytes]
         if text is not None:
-            f = io.BytesIO(text.encode("utf-8"))
+            f = io.BytesIO(text.encode("utf-8", "surrogatepass"))  # (a lone surrogate: bad UTF-8, said so)
         else:
             f = sys.stdin.buffer if stdin else stack.enter_context(open(path, "rb"))
         pending: List[str] = []  # the lines from one that may open a value spanning several

@@ -57,7 +57,8 @@ def parse_card(token: str, key: str) -> int:
         return EXCUSE if value == 0 else TRUMP_BASE + value - 1
     if m and m.group(2) != "T" and 1 <= value <= 14:
         return _SUITS.index(m.group(2)) * 14 + value - 1
-    raise RecordError(f"unknown TarotClub card '{token}' (expected e.g. 14-S, 01-T, 00-T)", key=key, token=token)
+    raise RecordError(f"unknown TarotClub card '{spelled(token)}' (expected e.g. 14-S, 01-T, 00-T)", key=key,
+                      token=spelled(token))
 
 
 def parse_cards(value: Any, key: str) -> List[int]:

@@ -154,6 +154,9 @@ def _bad_inputs() -> List[BadInput]:
         o["played"] = " ".join(o["played"][:7] + ["T22"] + o["played"][8:])
 
     add("played-string-bad-token", played_string, "key 'played[7]'", "unknown card 'T22'")
+    # characters that do not print (a NUL, a terminal's escape codes) shown escaped, not sent to the terminal
+    add("control-characters", lambda o: o.update(contract="\x1b[2Jgarde\x00"), "key 'contract'",
+        "unknown contract '\\x1b[2Jgarde\\x00'")
     add("huge-card-token", lambda o: o["hands"][2].__setitem__(0, "X" * 100_000), "key 'hands[2]'",
         "unknown card '" + "X" * 37 + "...'")  # cut short
     add("huge-id", lambda o: o.update(id="I" * 100_000, contract="gardez"),

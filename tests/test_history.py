@@ -259,11 +259,15 @@ def test_resume_output_cuts_a_partial_last_line(tmp_path: Path) -> None:
             history.resume_output(out, lambda game: add(game) if game["id"] != "a" else None)
         assert out.read_text(encoding="utf-8").endswith(text)
     # the refusal says why, naming the key and the value
-    for change, why in (({"made": "false"}, 'made "false": not a value this command writes'),
-                        ({"taker": 7}, "not a seat of 4: 7")):
-        out.write_text(json.dumps({**line, **change}) + "\n", encoding="utf-8")
-        with pytest.raises(RecordError, match=f"line 1: not a line this command writes .with these options.: {why}$"):
-            history.resume_output(out, Summary().add)
+    for text, why in ((json.dumps({**line, "made": "false"}), 'made "false": not a value this command writes'),
+                      (json.dumps({**line, "taker": 7}), "not a seat of 4: 7"),
+                      ("[]", "a list, not a JSON object"), ("null", "null, not a JSON object"),
+                      (json.dumps({**line, "undecided": float("nan")}), "NaN: not a JSON number")):
+        for end in ("\n", ""):  # (a whole last line without its newline too: refused, not cut as a torn one)
+            out.write_text(text + end, encoding="utf-8")
+            with pytest.raises(RecordError, match=f"line 1: not a line this command writes .with these options.: {why}$"):
+                history.resume_output(out, Summary().add)
+            assert out.read_text(encoding="utf-8") == text + end
 
 
 # Summaries -------------------------------------------------------------------------------

@@ -604,6 +604,9 @@ def test_every_command_refuses_a_utf16_file_in_one_line(tmp_path: Any, args: Lis
 def test_text_must_be_a_string() -> None:
     with pytest.raises(TypeError, match="^text must be a string \\(the file's text\\), not bytes$"):
         read_record("x.json", text=b"{}")  # type: ignore[arg-type]
+    # a lone surrogate (bytes decoded with surrogateescape, say) is no text: bad input, not UnicodeEncodeError
+    with pytest.raises(RecordError, match=r"^x.json: line 1: not UTF-8 text \(bad byte at column 9\)$"):
+        read_record("x.json", text='{"id": "\udc80"}')
 
 
 def test_a_bad_line_of_json_lines_is_skipped_with_its_line(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -148,6 +148,8 @@ def _broken(change: Any) -> Dict[str, Any]:
     (lambda d: d["deal_info"].__setitem__("number_of_players", [4]), ("expected the number of players",)),
     (lambda d: d["tricks"].__setitem__(3, "15-D;" + d["tricks"][3].split(";", 1)[1]),
      ("key 'tricks[3]'", "unknown TarotClub card '15-D'")),
+    (lambda d: d["deal_info"].__setitem__("dog", "X" * 5000 + ";01-S"),  # a huge token: cut short
+     ("key 'deal_info.dog'", "unknown TarotClub card '" + "X" * 37 + "...'")),
     (lambda d: d["tricks"].pop(), ("expected 18 tricks, got 17",)),
     (lambda d: d.__setitem__("tricks", ";".join(d["tricks"])),  # it said: got none
      ("key 'tricks': expected a list of 18 tricks, got a string (token '14-S;05-S;04-S;",)),
