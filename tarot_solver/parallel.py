@@ -342,8 +342,10 @@ def _ctrl_c_ignored_by_new_workers(local: bool) -> Iterator[None]:
     SIGINT is also blocked in this thread meanwhile (and in the threads the pool
     starts here), and Linux keeps a blocked signal pending even while it is ignored:
     a Ctrl-C in these milliseconds is raised once they end, unless another thread
-    that does not block SIGINT takes it (the command line has none then).  Ignored
-    only, it was lost and the run went on.  (Workers that loky starts again after
+    that does not block SIGINT takes it: numpy's BLAS threads, started on its import,
+    took it and dropped it, so numpy is imported with SIGINT blocked
+    (:func:`~tarot_solver.sampling._numpy`), and the threads it starts inherit that.
+    Ignored only, it was lost and the run went on.  (Workers that loky starts again after
     a run stopped early keep SIGINT blocked too: harmless, since they ignore it.)"""
     if not local or threading.current_thread() is not threading.main_thread():
         yield

@@ -25,10 +25,13 @@ whichever process draws it and however many worlds are drawn.
 from __future__ import annotations
 
 import bisect
+import importlib
 import itertools
+import signal
+import sys
 from dataclasses import dataclass
 from math import factorial
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:
     import numpy as np
@@ -127,12 +130,26 @@ class World:
     aside: int
 
 
+def _numpy() -> Any:
+    """numpy, imported only where worlds are drawn (at module level it added 0.12 s to
+    every command's start; `tarot-solve solve` draws none), with SIGINT blocked in this
+    thread meanwhile, so that the threads numpy's BLAS starts on import block it too.
+    A Ctrl-C then always reaches a thread that takes it: while a local pool starts,
+    SIGINT is ignored and blocked in the main thread (its workers inherit the ignore,
+    :func:`~tarot_solver.parallel.map_ordered`), and the kernel handed a Ctrl-C of those
+    moments to a BLAS thread, which dropped it: the run went on to its end."""
+    if "numpy" in sys.modules or not hasattr(signal, "pthread_sigmask"):
+        return importlib.import_module("numpy")
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return importlib.import_module("numpy")
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 def world_rng(seed: int, index: int) -> np.random.Generator:
     """The generator of world ``index``: child ``index`` of ``SeedSequence(seed)``."""
-    # numpy imported only where worlds are drawn: at module level it added
-    # 0.12 s to every command's start (tarot-solve solve draws none)
-    import numpy as np
-
+    np = _numpy()
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(index,))))
 
 
@@ -193,7 +210,7 @@ class Sampler:
                                       " is known not to hold it", token=tok)
             groups.setdefault(allowed, []).append(c)
         self._check_room(groups)
-        import numpy as np  # (see world_rng)
+        np = _numpy()
 
         # the largest class last: its split is then forced by the room left
         self.classes = sorted(((tuple(loc for loc in range(n) if allowed >> loc & 1), np.array(cards))

@@ -174,3 +174,25 @@ def test_no_more_workers_than_items() -> None:
     assert list(map_ordered(abs, [-1, -2, -3], jobs=64)) == [1, 2, 3]
     assert reusable_executor._executor._max_workers == 3
     assert list(map_ordered(abs, [], jobs=64)) == []
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads the threads' signal masks in /proc")
+def test_numpy_threads_leave_ctrl_c_to_the_main_thread() -> None:
+    # While a local pool starts, SIGINT is ignored and blocked in the main thread (its
+    # workers inherit the ignore): a thread that did not block it took a Ctrl-C of those
+    # moments and dropped it (numpy's BLAS threads), and the run went on to its end.
+    code = """
+import os
+from tarot_solver.sampling import _numpy
+_numpy()
+masks = {}
+for t in os.listdir("/proc/self/task"):
+    status = open(f"/proc/self/task/{t}/status").read().splitlines()
+    masks[int(t)] = int(next(l for l in status if l.startswith("SigBlk")).split()[1], 16) >> 1 & 1
+print(masks.pop(os.getpid()), sorted(set(masks.values())))
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=tempfile.gettempdir())
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() in ("0 [1]", "0 []"), proc.stdout  # (the main thread's, then the others')
+
