@@ -60,7 +60,7 @@ from .notation import parse_hand
 from .handcount import contract_for, hand_count, simple_call, simple_discard
 from .parallel import chunks, map_ordered
 from .records import VARIANT, DealRecord, check_seat, play_setup
-from .sampling import Constraints, Sampler, View, World, hand_constraints, world_rng
+from .sampling import Constraints, Sampler, View, World, hand_constraints, have_played, world_rng
 from .scoring import margin_points, score_margin
 from .solver import Solver, _check_table_mb, worker_solver
 from .variant import CONTRACTS, VARIANTS, Contract, Variant, variant_for
@@ -736,7 +736,11 @@ def view_of(seat: int, hand: CardsLike, *, taker: int, contract: Union[Contract,
     # the hand the seat plays from: the taker's after the dog and the discard
     playing = (mask | (dog_mask or 0)) & ~(aside or 0) if seat == taker and aside is not None else mask
     shown: List[Tuple[int, int]] = []
+    before = have_played(leader, len(plays), players)
     for i, (shower, cards) in enumerate(shows):
+        if shower != seat and shower not in before:
+            raise RecordError(f"seat {shower} has played no card yet: his poignée is not shown (it is, just before"
+                              " his first card)", key=f"poignees[{i}]", token=str(shower))
         try:
             rules.poignee_level(playing if shower == seat else mask_of(cards), cards, variant)
         except RecordError as e:

@@ -31,7 +31,7 @@ import signal
 import sys
 from dataclasses import dataclass
 from math import factorial
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tuple
 
 if TYPE_CHECKING:
     import numpy as np
@@ -145,6 +145,15 @@ def _numpy() -> Any:
         return importlib.import_module("numpy")
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def have_played(leader: Optional[int], count: int, players: int) -> Set[int]:
+    """The seats that have played a card once ``count`` cards are played from the first
+    lead by ``leader``: those whose poignées are shown by then (a poignée is shown just
+    before its holder's first card; a record holds the whole deal's)."""
+    if leader is None:
+        return set(range(players)) if count else set()
+    return {(leader + i) % players for i in range(min(count, players))}
 
 
 def world_rng(seed: int, index: int) -> np.random.Generator:
@@ -356,10 +365,13 @@ class View:
         if took_dog and record.discard is not None:
             discard = mask_of(record.discard)
             aside = discard if seat == record.taker else discard & TRUMPS_MASK
+        played = tuple(record.played or ())
+        shown = have_played(record.first_leader, len(played), record.variant.players)
         return cls(seat=seat, hand=mask_of(record.hands[seat]), taker=record.taker, contract=record.contract,
                    leader=record.first_leader, dog=mask_of(record.dog) if took_dog else None, aside=aside,
-                   played=tuple(record.played or ()),
-                   poignees=tuple((shower, mask_of(shown)) for shower, shown in record.poignees or ()),
+                   played=played,
+                   poignees=tuple((shower, mask_of(cards)) for shower, cards in record.poignees or ()
+                                  if shower in shown),
                    players=record.variant.players, called=record.called)
 
     @property

@@ -611,7 +611,10 @@ DOG = ["--dog", "9H JC T6 T8 T11 T20"]
     (["--contract", "garde_sans"] + DOG, ("key '--dog'", "not shown")),
     (["--dog", "9H JC T6 T8 T11 ZZ"], ("key '--dog'", "'ZZ'")),
     (["--seat", "1"] + DOG, ("key '--discard'", "the taker knows his discard")),
-    (DOG + ["--poignee", "2", "T1 T2 T3"], ("key '--poignee'", "exactly 10, 13, 15")),
+    (DOG + ["--played", "KD 2D T6 8D", "--poignee", "2", "T1 T2 T3"], ("key '--poignee'", "exactly 10, 13, 15")),
+    # a poignée is shown just before its holder's first card: not before
+    (DOG + ["--poignee", "2", "T1 T2 T3 T5 T7 T9 T10 T13 T14 T15"],
+     ("key '--poignee[0]'", "seat 2 has played no card yet: his poignée is not shown")),
 ])
 def test_play_view_errors_name_the_key_and_the_card(args: List[str], fragments: Any) -> None:
     assert_one_line_error(invoke(["play", *DEFENDER_3, *args] + CLI_FAST), *fragments)

@@ -233,7 +233,8 @@ def test_a_view_names_the_key_of_what_cannot_be_true() -> None:
         mine.append(trumps.pop())
     with pytest.raises(TarotError, match=r"^key 'poignees\[0\]': seat 1 shows 'T\d+' in a poignée, but seat 2"
                                          r" holds it"):
-        view_of(2, hand, discard=record.discard, poignees=[(1, mine)], **common)
+        view_of(2, hand, discard=record.discard, poignees=[(1, mine)], **{**common, "leader": 1},
+                played=[min(record.hands[1])])  # (seat 1 leads: his poignée is shown with his first card)
     # the call of a queen shows the kings: a king played by another seat is refused for that reason
     queen = dataclasses.replace(View.of_record(record, 0), called=parse_card("QS"), played=(parse_card("KS"),),
                                 leader=1)

@@ -29,6 +29,7 @@ from tarot_solver.sampling import (
     ConstraintError,
     Constraints,
     Sampler,
+    View,
     World,
     hand_constraints,
     record_constraints,
@@ -257,6 +258,7 @@ def trumpy_deal() -> Dict[str, object]:
         "dog": dog, "dealer": 3, "taker": 0, "contract": "garde",
         "discard": parse_cards("1S 2S 3S T2 T3 T4"),
         "poignees": [{"seat": 0, "trumps": parse_cards("T5 T6 T7 T8 T9 T10 T11 T12 T13 T14")}],
+        "played": ["KS"],  # (a poignée is shown with its holder's first card)
     }
 
 
@@ -297,12 +299,23 @@ def test_a_defender_never_sees_a_king_or_an_oudler_in_the_discard() -> None:
     assert checked >= 300
 
 
+def test_a_poignee_is_seen_once_its_holder_has_played() -> None:
+    # a record holds the whole deal's poignées; cut before the holder's first card, the
+    # others have not seen it (it is shown just before that card)
+    shown = mask_of(parse_cards("T5 T6 T7 T8 T9 T10 T11 T12 T13 T14"))
+    for played, seen in (([], ()), (["KS"], ((0, shown),))):
+        record = DealRecord.from_json({**trumpy_deal(), "played": played})
+        assert View.of_record(record, 2).poignees == seen
+        assert record_constraints(record, 2).known[0] & shown == (shown if seen else 0)
+
+
 def test_excuse_in_a_poignee_means_no_other_trump() -> None:
     plain = list(range(56))
     trumps = list(range(56, 77))
     hands = [plain[:18], plain[18:36], plain[36:45] + trumps[12:21], trumps[:9] + plain[45:53] + [EXCUSE]]
-    obj = {"hands": hands, "dog": plain[53:56] + trumps[9:12], "dealer": 3, "taker": 0,
-           "contract": "garde_sans", "poignees": [{"seat": 3, "trumps": trumps[:9] + [EXCUSE]}]}
+    obj = {"hands": hands, "dog": plain[53:56] + trumps[9:12], "dealer": 2, "taker": 0,
+           "contract": "garde_sans", "poignees": [{"seat": 3, "trumps": trumps[:9] + [EXCUSE]}],
+           "played": plain[45:46]}  # (seat 3 leads: his poignée is shown with his first card)
     c = record_constraints(DealRecord.from_json(obj), 1)
     assert c.forbidden[3] & TRUMPS_MASK == TRUMPS_MASK & ~mask_of(trumps[:9])
     assert c.known[3] == mask_of(trumps[:9] + [EXCUSE])
