@@ -586,7 +586,7 @@ _FOREIGN_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"
                  (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
 
 
-def check_encoding(line: bytes, label: str, number: int) -> None:
+def _check_encoding(line: bytes, label: str, number: int) -> None:
     """Refuse with one error a whole file that is not UTF-8 text at all, rather than each
     of its lines: called on its lines up to the first not blank (``line``, line
     ``number``), it raises :class:`RecordError` if the file opens with the byte order mark
@@ -610,7 +610,7 @@ def read_text(path: PathLike) -> str:
             data = f.read()
     label = _file_label(path)
     for number, line in enumerate(io.BytesIO(data), 1):
-        check_encoding(line, label, number)
+        _check_encoding(line, label, number)
         if line.strip():
             break
     return _decode(data, label)
@@ -780,7 +780,7 @@ def iter_records(path: PathLike, text: Optional[str] = None) -> Iterator[Tuple[i
 
         for number, raw in enumerate(f, 1):
             if not seen:
-                check_encoding(raw, label, number)
+                _check_encoding(raw, label, number)
             error: Optional[RecordError] = None
             try:
                 line = _decode(raw, label, number)

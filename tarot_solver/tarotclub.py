@@ -33,7 +33,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 from . import rules
 from .cards import EXCUSE, FULL_DECK, TRUMP_BASE, card_token, cards_of, mask_of
 from .errors import RecordError, TarotError, spelled
-from .records import VARIANT, DealRecord, check_encoding, duplicate_key, json_type
+from .records import VARIANT, DealRecord, duplicate_key, json_type, read_text
 from .variant import Contract, variant_for
 
 SEATS = ("south", "east", "north", "west")
@@ -255,16 +255,7 @@ def to_record(doc: Any, ident: Optional[str] = None) -> DealRecord:
 def read_log(path: "os.PathLike[str] | str") -> DealRecord:
     """The deal record of one TarotClub log file; its id is the file name without ``.json``."""
     label = os.fspath(path)
-    with open(path, "rb") as f:
-        data = f.read()
-    for number, line in enumerate(data.split(b"\n"), 1):  # (a UTF-16 file said so, as records are)
-        check_encoding(line, label, number)
-        if line.strip():
-            break
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise RecordError(f"not UTF-8 text (bad byte at offset {e.start})", file=label) from None
+    text = read_text(path)  # (checked as a record file is: UTF-8, a UTF-16 file refused whole)
     try:
         doc = loads(text)
     except TarotError as e:  # a key twice
