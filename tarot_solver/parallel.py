@@ -128,13 +128,14 @@ def _check_scheduler(address: str, timeout: float) -> None:
     try:
         scheme, location = parse_address(address)
         if scheme in ("tcp", "tls"):
-            _, port = parse_host_port(location)
+            host, port = parse_host_port(location)
             if not 0 < port < 65536:
                 raise ValueError(f"port {port} is not in 1..65535")
     except (ValueError, TypeError) as e:  # (Dask's own words but for a port that is not a number)
         why = str(e) if isinstance(e, ValueError) and "int()" not in str(e) else f"expected {scheme}://HOST:PORT"
         raise SchedulerError(f"bad address: {why}", key="scheduler", token=address) from None
-    _note_unreachable(address, timeout)
+    if scheme in ("tcp", "tls"):
+        _note_unreachable(address, host, port, timeout)
 
     async def handshake() -> None:
         comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)
@@ -156,19 +157,10 @@ def _check_scheduler(address: str, timeout: float) -> None:
                              token=address) from None
 
 
-def _note_unreachable(address: str, timeout: float) -> None:
-    """Say on stderr why the wait may be long if ``address`` is a TCP or TLS address
-    whose host is unknown or refuses a connection to its port: Dask's client keeps
-    trying until its timeout without a word (other schemes and errors say nothing)."""
-    from distributed.comm.addressing import parse_address, parse_host_port
-
-    try:
-        scheme, location = parse_address(address)
-        host, port = parse_host_port(location)
-    except (ValueError, TypeError):
-        return  # Dask's connect names what is wrong with the address
-    if scheme not in ("tcp", "tls"):
-        return
+def _note_unreachable(address: str, host: str, port: int, timeout: float) -> None:
+    """Say on stderr why the wait may be long if the TCP or TLS ``address`` (at ``host``
+    and ``port``) has a host that is unknown or refuses a connection to its port: Dask's
+    client keeps trying until its timeout without a word (other errors say nothing)."""
     try:
         with socket.create_connection((host, port), timeout=min(timeout, 2.0)):
             return
