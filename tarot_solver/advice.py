@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 import time
 import warnings
 from dataclasses import dataclass
@@ -55,7 +56,7 @@ from . import rules
 from .cards import (EXCUSE_SUIT, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler,
                     mask_of, suit_mask, suit_of)
 from .cards import CardsLike, parse_cards
-from .errors import RecordError, TarotError, spelled
+from .errors import RecordError, TarotError, duration, integer, spelled
 from .notation import parse_hand
 from .handcount import contract_for, hand_count, simple_call, simple_discard
 from .parallel import chunks, map_ordered
@@ -280,21 +281,28 @@ class RunInfo:
     undecided_worlds: int  # worlds with at least one undecided question
 
 
-def _check_seat(value: Any, key: str, players: int) -> None:
-    """A seat argument ``key``: TypeError if not an integer, :class:`RecordError` naming
-    it if not a seat of ``players`` (records check their seats as bad input instead)."""
-    if isinstance(value, bool) or not isinstance(value, int):
+def _variant_arg(players: object) -> Variant:
+    """The variant of the argument ``players``: TypeError if not an integer,
+    :class:`RecordError` if no such game is played."""
+    return variant_for(integer("players", players))
+
+
+def _check_seat(value: Any, key: str, players: int) -> int:
+    """A seat argument ``key`` as an int: TypeError if not an integer (numpy's are),
+    :class:`RecordError` naming it if not a seat of ``players`` (records check their
+    seats as bad input instead)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{key} must be a seat (an integer 0..{players - 1}), not {spelled(repr(value))}")
-    check_seat(value, key, players)
+    return check_seat(int(value), key, players)
 
 
-def _check_count(key: str, value: int, low: int) -> None:
-    """An integer argument ``key`` of at least ``low``: TypeError if not an integer,
-    :class:`RecordError` naming it if too small."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{key} must be an integer, not {value!r}")
+def _check_count(key: str, value: int, low: int) -> int:
+    """An integer argument ``key`` of at least ``low``, as an int: TypeError if not an
+    integer, :class:`RecordError` naming it if too small."""
+    value = integer(key, value)
     if value < low:
         raise RecordError(f"{key} must be at least {low}, not {value}", key=key, token=str(value))
+    return value
 
 
 def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int, leader: int, worlds: int,
@@ -302,10 +310,11 @@ def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int,
          table_mb: int, worlds_per_task: int, progress: Optional[str],
          view: Optional[View] = None, called: Optional[int] = None) -> Tuple[List[List[Outcome]], RunInfo]:
     """Solve ``questions`` in worlds 0..worlds-1 (a prefix of them if time runs out)."""
-    for key, value, low in (("worlds", worlds, 1), ("seed", seed, 0), ("jobs", jobs, 0),
-                            ("node_budget", node_budget, 1), ("margin_budget", margin_budget, 0)):
-        _check_count(key, value, low)
-    if time_budget is not None and not (isinstance(time_budget, (int, float)) and time_budget > 0):
+    worlds, seed, jobs, node_budget, margin_budget = (
+        _check_count(key, value, low) for key, value, low in (
+            ("worlds", worlds, 1), ("seed", seed, 0), ("jobs", jobs, 0),
+            ("node_budget", node_budget, 1), ("margin_budget", margin_budget, 0)))
+    if time_budget is not None and not duration("time_budget", time_budget) > 0:
         raise RecordError(f"time_budget must be a positive number of seconds (or None), not {time_budget!r}",
                           key="time_budget", token=str(time_budget))
     if time_budget == math.inf:  # no stop in sight: as without a budget
@@ -474,7 +483,7 @@ def bidding_position(seat: int, dealer: Optional[int], bids: Optional[Sequence[s
     """
     n = players
     if dealer is not None:
-        _check_seat(dealer, "dealer", players)
+        dealer = _check_seat(dealer, "dealer", players)
     if bids is None:
         bids = ["pass"] * ((seat - dealer - 1) % n if dealer is not None else 0)
     elif isinstance(bids, (str, bytes)) or not isinstance(bids, Iterable):
@@ -511,8 +520,9 @@ def bid_advice(hand: CardsLike, *, seat: int = 0, dealer: Optional[int] = None,
     Raises :class:`RecordError` on bad input and
     :class:`~tarot_solver.sampling.ConstraintError` if no deal fits.
     """
-    variant = variant_for(players)
-    _check_seat(seat, "seat", players)
+    variant = _variant_arg(players)
+    players = variant.players
+    seat = _check_seat(seat, "seat", players)
     mask = _hand_arg(hand, variant)
     called = call_for(mask, _card_arg(called, "called"), variant)
     dealer, names = bidding_position(seat, dealer, bids, players)
@@ -623,8 +633,9 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
     taker leads).  ``players``: 4, 3 or 5 (``called``: the card the taker called, by
     default the simple policy's).  Raises :class:`RecordError` on bad input.
     """
-    variant = variant_for(players)
-    _check_seat(seat, "seat", players)
+    variant = _variant_arg(players)
+    players = variant.players
+    seat = _check_seat(seat, "seat", players)
     contract = _contract_arg(contract)
     if not contract.taker_takes_dog:
         raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog", key="contract",
@@ -632,10 +643,8 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
     mask = _hand_arg(hand, variant)
     dog_mask = check_dog(mask, _cards_arg(dog, "dog"), variant)
     called = call_for(mask, _card_arg(called, "called"), variant)
-    _check_count("candidates", candidates, 1)
-    if dealer is None:
-        dealer = (seat - 1) % players
-    _check_seat(dealer, "dealer", players)
+    candidates = _check_count("candidates", candidates, 1)
+    dealer = _check_seat((seat - 1) % players if dealer is None else dealer, "dealer", players)
     cands = discard_candidates(mask | dog_mask, candidates, variant)
     questions = [Question(contract, c) for c in cands]
     rows, info = _run(hand_constraints(seat, mask, dog_mask, variant), questions, taker=seat,
@@ -680,19 +689,20 @@ def view_of(seat: int, hand: CardsLike, *, taker: int, contract: Union[Contract,
     naming the key and the card that do not fit, the play checked against what the seat
     holds and has seen (the seat need not be on turn: :func:`play_advice` asks that).
     Cards are numbers or tokens; ``poignees`` holds (seat, cards) pairs."""
-    variant = variant_for(players)
-    for key, value in (("seat", seat), ("taker", taker), ("leader", leader)):
-        _check_seat(value, key, players)
+    variant = _variant_arg(players)
+    players = variant.players
+    seat, taker, leader = (_check_seat(value, key, players)
+                           for key, value in (("seat", seat), ("taker", taker), ("leader", leader)))
     for i, item in enumerate(poignees):
         if isinstance(item, str) or not (isinstance(item, Sequence) and len(item) == 2):
             raise TypeError(f"poignees[{i}] must be a (seat, cards) pair, not {spelled(item)}")
-        _check_seat(item[0], f"poignees[{i}]", players)
     contract = _contract_arg(contract)
     called = _card_arg(called, "called")
     dog_cards = None if dog is None else _cards_arg(dog, "dog")
     discard_cards = None if discard is None else _cards_arg(discard, "discard")
     plays = _cards_arg(played, "played", ordered=True)
-    shows = [(shower, _cards_arg(cards, f"poignees[{i}]")) for i, (shower, cards) in enumerate(poignees)]
+    shows = [(_check_seat(shower, f"poignees[{i}]", players), _cards_arg(cards, f"poignees[{i}]"))
+             for i, (shower, cards) in enumerate(poignees)]
     mask = _hand_arg(hand, variant)
     if variant.partner_share and called is None:
         raise RecordError("at five players the card the taker called is needed", key="called")

@@ -9,6 +9,7 @@ with status 2.
 from __future__ import annotations
 
 import json
+import numbers
 from typing import Any, Optional
 
 
@@ -98,6 +99,22 @@ def spelled(value: Any, *, quoted: bool = False) -> str:
     cut to :data:`SPELLED_LIMIT` characters so that a huge value still gives a line one can read."""
     text = value if isinstance(value, str) and not quoted else json.dumps(value, default=repr)
     return text if len(text) <= SPELLED_LIMIT else text[:SPELLED_LIMIT - 3] + "..."
+
+
+def integer(name: str, value: object) -> int:
+    """``value`` as an int (numpy's integers too), for an argument of the Python API: a
+    TypeError naming the argument ``name`` if it is no integer (a bool is none)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, not {spelled(repr(value))}")
+    return int(value)
+
+
+def duration(name: str, value: object) -> float:
+    """``value`` as a float, for an argument of the Python API that is a time in seconds:
+    a TypeError naming the argument ``name`` if it is no number (a bool is none)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number of seconds, not {spelled(repr(value))}")
+    return float(value)
 
 
 def plural(n: int, noun: str) -> str:

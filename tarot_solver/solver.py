@@ -28,6 +28,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 
 from . import _core
 from .cards import OUDLERS
+from .errors import duration, integer
 from .parallel import map_ordered
 from .proofsearch import LEAF_NODES, ProofSearch
 from .rules import PlayState
@@ -144,27 +145,19 @@ def _decided(lo: int, hi: int) -> Optional[bool]:
     return True if lo >= 0 else (False if hi < 0 else None)
 
 
-def _check_int(name: str, value: object) -> None:
-    """A TypeError naming the argument unless ``value`` is an integer (not a bool)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, not {value!r}")
-
-
 def _check_table_mb(table_mb: int) -> None:
-    _check_int("table_mb", table_mb)
+    integer("table_mb", table_mb)
     if not 1 <= table_mb <= MAX_TABLE_MB:
         raise ValueError(f"table_mb must be between 1 and {MAX_TABLE_MB}, not {table_mb}")
 
 
 def _check_limits(time_limit: Optional[float], node_limit: Optional[int]) -> None:
     if node_limit is not None:
-        _check_int("node_limit", node_limit)
+        integer("node_limit", node_limit)
         if node_limit < 0:
             raise ValueError(f"node_limit must be positive (0 or None: no limit), not {node_limit}")
     if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
-            raise TypeError(f"time_limit must be a number of seconds, not {time_limit!r}")
-        if not time_limit >= 0:
+        if not duration("time_limit", time_limit) >= 0:
             raise ValueError(f"time_limit must be positive (0 or None: no limit), not {time_limit}")
 
 
@@ -307,7 +300,7 @@ class Solver:
         stops returns its proven bounds, ``complete`` false, as under a time
         limit; one that ends before is what it would be without it.  The stop
         holds for later requests too, until ``stop_after(None)``."""
-        if seconds is not None and not (isinstance(seconds, numbers.Real) and math.isfinite(seconds)):
+        if seconds is not None and not math.isfinite(duration("seconds", seconds)):
             raise ValueError(f"seconds must be a finite number (or None), not {seconds!r}")
         self._core.stop_at(0.0 if seconds is None else self._core.now() + max(0.0, float(seconds)))
 
@@ -690,7 +683,7 @@ def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_card
     if made_only and all_cards:
         raise ValueError("made_only and all_cards exclude each other")
     _check_table_mb(table_mb)
-    _check_int("jobs", jobs)
+    integer("jobs", jobs)
     if jobs < 0:
         raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
     _check_limits(time_limit, node_limit)

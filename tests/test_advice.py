@@ -666,7 +666,13 @@ def test_the_advice_takes_cards_as_tokens_and_contracts_by_name() -> None:
                         "taker must be a seat"),
                        (lambda: advice.bid_advice(EXAMPLE_HAND, seat="0", **FAST), "seat must be a seat .*, not '0'"),
                        (lambda: advice.discard_advice(hand, EXAMPLE_DOG, "garde", dealer=True, **FAST),
-                        "dealer must be a seat .*, not True")):
+                        "dealer must be a seat .*, not True"),
+                       (lambda: advice.bid_advice(EXAMPLE_HAND, players="4", **FAST),
+                        "players must be an integer, not '4'"),
+                       (lambda: advice.bid_advice(EXAMPLE_HAND, **{**FAST, "time_budget": "1"}),
+                        "time_budget must be a number of seconds, not '1'"),
+                       (lambda: advice.bid_advice(EXAMPLE_HAND, **{**FAST, "time_budget": True}),
+                        "time_budget must be a number of seconds, not True")):
         with pytest.raises(TypeError, match=says):
             call()  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="hand must be a string of tokens or a sequence of cards"):
@@ -679,6 +685,22 @@ def test_the_advice_takes_cards_as_tokens_and_contracts_by_name() -> None:
         advice.play_advice({"hands": []}, **FAST)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"bids must be a sequence of bids \('pass', 'garde'...\), not str"):
         advice.bid_advice(EXAMPLE_HAND, seat=2, dealer=0, bids="pass", **FAST)
+
+
+def test_numpy_integers_are_integers() -> None:
+    # a bot's seats and counts often come out of numpy arrays: taken as the ints they are,
+    # and the advice holds Python ints (it goes to json.dumps as it is)
+    import numpy as np
+
+    plain = advice.bid_advice(EXAMPLE_HAND, seat=1, dealer=0, **FAST)
+    typed = advice.bid_advice(EXAMPLE_HAND, seat=np.int64(1), dealer=np.int8(0), players=np.int32(4),
+                              **{**FAST, "worlds": np.int64(FAST["worlds"])})
+    assert typed.contracts == plain.contracts and typed.run.nodes == plain.run.nodes
+    assert (typed.seat, typed.dealer) == (1, 0) and type(typed.seat) is int and type(typed.dealer) is int
+    view = advice.view_of(np.int64(3), DEFENDER_3[0], taker=np.int16(1), contract="garde", leader=np.int64(3),
+                          dog=DOG[1])
+    assert (view.seat, view.taker, view.leader) == (3, 1, 3) and type(view.seat) is int
+    assert json.dumps(advice.bid_advice(EXAMPLE_HAND, seat=np.int64(1), **FAST).seat) == "1"
 
 
 def test_the_workers_table_size_is_an_option() -> None:
