@@ -316,6 +316,15 @@ def hand_constraints(seat: int, hand: int, dog: Optional[int] = None, variant: V
     return Constraints(sizes=(size,) * n + (variant.dog_size,), known=tuple(known), forbidden=(0,) * (n + 1))
 
 
+def _held_clash(held: Sequence[Tuple[int, str]], forbidden: int) -> Optional[str]:
+    """Why a player cannot lack the cards ``forbidden`` (a card of them he is known to
+    hold, ``held``: (cards, how the seat knows)); or None."""
+    for cards, why in held:
+        if cards & forbidden:
+            return f"he holds '{card_token(cards_of(cards & forbidden)[0])}' (he {why})"
+    return None
+
+
 def _forbidden_by_play(trick: Sequence[int], card: int) -> int:
     """Cards the player cannot hold, having played ``card`` to ``trick``."""
     suit = rules.led_suit(trick)
@@ -419,10 +428,23 @@ class View:
             for loc in range(n + 1):
                 if loc != taker and not (loc == n and dog_taken is not None):
                     forbidden[loc] |= revealed
+        # what other players are known to hold until they play it, and how the seat knows
+        held: List[List[Tuple[int, str]]] = [[] for _ in range(n)]
+        if dog_taken is not None and self.seat != taker:
+            assert taker is not None and aside is not None
+            kept = dog & (KINGS_MASK | OUDLERS_MASK | TRUMPS_MASK) & ~aside  # none of these is discarded unseen
+            held[taker].append((kept, "took it from the dog and may not discard it unseen"))
         for shower, shown in self.poignees:
             known[shower] |= shown
+            if shower != self.seat:
+                held[shower].append((shown, "showed it in a poignée"))
             if shown >> EXCUSE & 1:
                 forbidden[shower] |= TRUMPS_MASK & ~shown
+        for i, (shower, shown) in enumerate(self.poignees):
+            clash = _held_clash(held[shower], forbidden[shower])
+            if clash:
+                raise RecordError(f"seat {shower} shows 'EX' in a poignée, so holds no other trump, but {clash}",
+                                  key=f"poignees[{i}]", token=card_token(EXCUSE))
         played_by = [0] * n
         if self.played:
             if self.leader is None:
@@ -444,6 +466,10 @@ class View:
                                       f" but {clash}", key=f"played[{i}]", token=card_token(card))
                 forbidden[player] |= _forbidden_by_play(trick, card)
                 played_by[player] |= 1 << card
+                clash = _held_clash(held[player], forbidden[player] & ~played_by[player])
+                if clash:
+                    raise RecordError(f"seat {player} plays '{card_token(card)}' in trick {i // n + 1}, but {clash}",
+                                      key=f"played[{i}]", token=card_token(card))
                 trick.append(card)
                 if len(trick) == n:
                     leader = (leader + rules.trick_winner(trick)) % n

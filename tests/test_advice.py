@@ -612,12 +612,28 @@ DOG = ["--dog", "9H JC T6 T8 T11 T20"]
     (["--dog", "9H JC T6 T8 T11 ZZ"], ("key '--dog'", "'ZZ'")),
     (["--seat", "1"] + DOG, ("key '--discard'", "the taker knows his discard")),
     (DOG + ["--played", "KD 2D T6 8D", "--poignee", "2", "T1 T2 T3"], ("key '--poignee'", "exactly 10, 13, 15")),
+    # the taker discards on a diamond lead: he has no trump, yet he took four from the dog
+    (DOG + ["--played", "KD 2D 9H"], ("key '--played[2]'", "seat 1 plays '9H' in trick 1",
+                                      "he holds 'T6' (he took it from the dog and may not discard it unseen)")),
+    # a poignée's trumps are held until played: no discard on a trump lead
+    (DOG + ["--played", "T4 2D", "--poignee", "0", "T1 T2 T3 T5 T7 T9 T10 T13 T14 T15"],
+     ("key '--played[1]'", "seat 0 plays '2D'", "he holds 'T1' (he showed it in a poignée)")),
     # a poignée is shown just before its holder's first card: not before
     (DOG + ["--poignee", "2", "T1 T2 T3 T5 T7 T9 T10 T13 T14 T15"],
      ("key '--poignee[0]'", "seat 2 has played no card yet: his poignée is not shown")),
 ])
 def test_play_view_errors_name_the_key_and_the_card(args: List[str], fragments: Any) -> None:
     assert_one_line_error(invoke(["play", *DEFENDER_3, *args] + CLI_FAST), *fragments)
+
+
+def test_a_poignee_with_the_excuse_and_the_dogs_trumps_contradict() -> None:
+    # the Excuse shown says the taker holds no other trump, but he kept the dog's T20
+    hand = ["S:Q53 H:C52 D:CJ8 C:7653 T:17.14.5.3.1", "--seat", "2", "--taker", "1", "--contract", "garde",
+            "--dealer", "2"]
+    shown = ["--poignee", "1", "T2 T4 T6 T7 T8 T9 T10 T11 T12 EX"]
+    assert_one_line_error(invoke(["play", *hand, *DOG, "--played", "KD 2D 4D", *shown] + CLI_FAST),
+                          "key '--poignee[0]'", "seat 1 shows 'EX' in a poignée, so holds no other trump",
+                          "he holds 'T20' (he took it from the dog")
 
 
 def test_play_options_go_with_a_hand_not_a_record() -> None:
