@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from . import rules
-from .cards import EXCUSE, FULL_DECK, TRUMP_BASE, card_token, cards_of, mask_of
+from .cards import EXCUSE, FULL_DECK, NUM_CARDS, TRUMP_BASE, card_token, cards_of, mask_of
 from .errors import RecordError, TarotError, spelled
 from .records import VARIANT, DealRecord, duplicate_key, json_type, read_text
 from .variant import Contract, variant_for
@@ -47,6 +47,27 @@ _SUITS = "SHDC"
 _TOKEN = re.compile(r"^(\d\d)-([SHDCT])$")
 _PLAYED_KEY = re.compile(r"^played\[(\d+)\]$")
 _POIGNEE_KEY = re.compile(r"^poignees\[(\d+)\]")
+
+
+def log_token(card: int) -> str:
+    """A card as TarotClub spells it (``14-S``, ``01-T``, ``00-T``): the inverse of :func:`parse_card`."""
+    if card == EXCUSE:
+        return "00-T"
+    if card >= TRUMP_BASE:
+        return f"{card - TRUMP_BASE + 1:02d}-T"
+    return f"{card % 14 + 1:02d}-{_SUITS[card // 14]}"
+
+
+_LOG_TOKENS = {card_token(c): log_token(c) for c in range(NUM_CARDS)}
+_CANON_TOKEN = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, _LOG_TOKENS), key=len, reverse=True)) + r")(?![\w-])")
+_SEAT_WORD = re.compile(r"\bseat (\d)\b")
+
+
+def _in_log_terms(message: str) -> str:
+    """A record's message about a log in the log's own terms: its card tokens and seat names."""
+    message = _CANON_TOKEN.sub(lambda m: _LOG_TOKENS[m.group(1)], message)
+    return _SEAT_WORD.sub(lambda m: SEATS[int(m.group(1))].capitalize() if int(m.group(1)) < len(SEATS)
+                          else m.group(0), message)
 
 
 def parse_card(token: str, key: str) -> int:
@@ -69,7 +90,7 @@ def parse_cards(value: Any, key: str) -> List[int]:
     seen = 0
     for c in cards:
         if seen >> c & 1:
-            raise RecordError(f"card '{card_token(c)}' appears twice", key=key, token=card_token(c))
+            raise RecordError(f"card '{log_token(c)}' appears twice", key=key, token=log_token(c))
         seen |= 1 << c
     return cards
 
@@ -202,8 +223,8 @@ def rebuild(doc: Any) -> Dict[str, Any]:
             raise RecordError(f"a trick holds {players} cards, not {len(trick)}", key=f"tricks[{k}]")
         for j, card in enumerate(trick):
             if seen >> card & 1:
-                raise RecordError(f"card '{card_token(card)}' is played twice", key=f"tricks[{k}]",
-                                  token=card_token(card))
+                raise RecordError(f"card '{log_token(card)}' is played twice", key=f"tricks[{k}]",
+                                  token=log_token(card))
             hands[(lead + j) % players] |= 1 << card
             seen |= 1 << card
         played += trick
@@ -217,14 +238,14 @@ def rebuild(doc: Any) -> Dict[str, Any]:
                               key="deal_info.dog")
         lost = mask_of(dog) & ~(hands[taker] | aside)
         if lost:
-            raise RecordError(f"dog card '{card_token(cards_of(lost)[0])}' was played by a defender",
-                              key="deal_info.dog", token=card_token(cards_of(lost)[0]))
+            raise RecordError(f"dog card '{log_token(cards_of(lost)[0])}' was played by a defender",
+                              key="deal_info.dog", token=log_token(cards_of(lost)[0]))
         discard = cards_of(aside)
         hands[taker] = (hands[taker] | aside) & ~mask_of(dog)
     else:
         if dog and mask_of(dog) != aside:
             raise RecordError("the cards never played are not the dog, in a "
-                              f"{contract.value} (never played: {' '.join(map(card_token, cards_of(aside)))})",
+                              f"{contract.value} (never played: {' '.join(map(log_token, cards_of(aside)))})",
                               key="deal_info.dog")
         dog = cards_of(aside)
     poignees = [(taker, attack)] if attack else []
@@ -242,6 +263,8 @@ def to_record(doc: Any, ident: Optional[str] = None) -> DealRecord:
     try:
         return DealRecord(**fields, id=ident)
     except TarotError as e:
+        e.message = _in_log_terms(e.message)
+        e.token = None if e.token is None else _in_log_terms(e.token)
         m = _PLAYED_KEY.match(e.key or "")
         if m:  # name the trick as the log does
             e.key = f"tricks[{int(m.group(1)) // (fields['players'] or VARIANT.players)}]"

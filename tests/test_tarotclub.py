@@ -116,13 +116,14 @@ def test_doc_example_hands_are_rebuilt_though_its_play_is_illegal() -> None:
     assert fields["poignees"][0][0] == 2
     with pytest.raises(IllegalMoveError) as err:
         tarotclub.read_log(DATA / "doc_example_illegal.json")
-    assert "key 'tricks[0]'" in str(err.value) and "may not play 'T4' in trick 1" in str(err.value)
+    assert "key 'tricks[0]': North may not play '04-T' in trick 1 (must play one of 20-T 21-T)" in str(err.value)
 
 
 def test_card_tokens_cover_the_deck() -> None:
     tokens = [f"{v:02d}-{s}" for s in "SHDC" for v in range(1, 15)] + [f"{v:02d}-T" for v in range(22)]
     cards = [tarotclub.parse_card(t, "k") for t in tokens]
     assert sorted(cards) == list(range(NUM_CARDS))
+    assert [tarotclub.log_token(c) for c in cards] == tokens  # (messages spell the log's cards as it does)
     assert card_token(tarotclub.parse_card("14-S", "k")) == "KS"
     assert tarotclub.parse_card("00-T", "k") == EXCUSE and tarotclub.parse_card("01-T", "k") == TRUMP_BASE
     for bad in ("15-S", "22-T", "00-S", "1-S", "14S", "14-X"):
@@ -249,8 +250,8 @@ def test_convert_directory_skips_bad_logs(tmp_path: Path, monkeypatch: pytest.Mo
     names = sorted(p.stem for p in DATA.glob("*.json") if p.stem != "doc_example_illegal")
     assert [json.loads(line)["id"] for line in lines] == names
     assert result.stderr.splitlines() == [
-        f"tarot-solve: skipped: {DATA / 'doc_example_illegal.json'}: key 'tricks[0]': seat 2 may not play 'T4'"
-        " in trick 1 (must play one of T20 T21)",
+        f"tarot-solve: skipped: {DATA / 'doc_example_illegal.json'}: key 'tricks[0]': North may not play '04-T'"
+        " in trick 1 (must play one of 20-T 21-T)",
         "tarot-solve: error: 1 bad log skipped",
     ]
     out = tmp_path / "deals.jsonl"
