@@ -431,7 +431,7 @@ class View:
         # what other players are known to hold until they play it, and how the seat knows
         held: List[List[Tuple[int, str]]] = [[] for _ in range(n)]
         if dog_taken is not None and self.seat != taker:
-            assert taker is not None and aside is not None
+            assert taker is not None and dog is not None and aside is not None
             kept = dog & (KINGS_MASK | OUDLERS_MASK | TRUMPS_MASK) & ~aside  # none of these is discarded unseen
             held[taker].append((kept, "took it from the dog and may not discard it unseen"))
         for shower, shown in self.poignees:
