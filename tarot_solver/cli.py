@@ -227,7 +227,7 @@ def _bonus_line(petit_au_bout: Optional[str], poignees: List[str], slam: Optiona
 @main.command("score")
 @click.option("--contract", "contract_name", required=True, metavar="C",
               help="prise, garde, garde_sans or garde_contre.")
-@click.option("--points", "card_points", type=float, required=True, metavar="P",
+@click.option("--points", "card_points", required=True, metavar="P",
               help="The taker's card points at the end (a multiple of 0.5).")
 @click.option("--oudlers", type=click.IntRange(0, 3), required=True, help="Oudlers the taker ends with.")
 @click.option("--petit-au-bout", type=click.Choice(["attack", "defence"]),
@@ -239,16 +239,19 @@ def _bonus_line(petit_au_bout: Optional[str], poignees: List[str], slam: Optiona
               help="Players at the table: 4, 3 (the taker scores 2U) or 5 (2U, his partner U).")
 @click.option("--alone", is_flag=True, help="Five players: the taker played alone (he scores 4U).")
 @json_option
-def score_command(contract_name: str, card_points: float, oudlers: int, petit_au_bout: Optional[str],
+def score_command(contract_name: str, card_points: str, oudlers: int, petit_au_bout: Optional[str],
                   poignees: Tuple[str, ...], slam: Optional[str], players: int, alone: bool, as_json: bool) -> None:
     """Score one deal from the taker's card points and oudlers (FFT scale)."""
     variant = variant_for(_players(None, players))
     if alone and not variant.partner_share:
         raise click.UsageError("--alone: only at five players is there a partner to play without")
     contract = _contract_option(contract_name)
-    half = card_points * 2
-    if not half.is_integer() or not 0 <= half <= TOTAL_HALF_POINTS:
-        typed = str(card_points).removesuffix(".0")  # (as given: 48.9999999999 is no 49)
+    typed = spelled(card_points)  # (as given: 48.9999999999 is no 49, 1e23 no 1e+23)
+    try:
+        half = float(card_points) * 2
+    except ValueError:
+        raise RecordError(f"points '{typed}' are not a number", key="--points", token=typed) from None
+    if not half.is_integer() or not 0 <= half <= TOTAL_HALF_POINTS:  # (a NaN and an infinity are neither)
         raise RecordError(f"points '{typed}' are not a multiple of 0.5 in 0..{TOTAL_HALF_POINTS // 2}",
                           key="--points", token=typed)
     with _named_as_options(taker_half_points="--points", slam="--slam", petit_au_bout="--petit-au-bout",

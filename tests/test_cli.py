@@ -123,6 +123,8 @@ def test_score_defence_slam_and_failed_contract_text() -> None:
     (["--contract", "garde", "--points", "92", "--oudlers", "2"], "points '92' are not a multiple of 0.5 in 0..91"),
     (["--contract", "garde", "--points", "48.9999999999", "--oudlers", "2"], "points '48.9999999999' are not"),
     (["--contract", "garde", "--points", "nan", "--oudlers", "2"], "points 'nan'"),
+    (["--contract", "garde", "--points", "1e23", "--oudlers", "2"], "points '1e23' are not"),  # as typed
+    (["--contract", "garde", "--points", "abc", "--oudlers", "2"], "key '--points': points 'abc' are not a number"),
     (["--contract", "garde", "--points", "49", "--oudlers", "2", "--players", "6"],
      "'--players': 6 is not in the range 3<=x<=5 (see 'tarot-solve score --help')"),
     # what no deal ends in: three oudlers are 13 points at least (the Excuse
