@@ -15,10 +15,16 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
 
 import pytest
+from hypothesis import settings
 
 from tarot_solver.cards import card_token, cards_of
 from tarot_solver.errors import TarotError
 from tarot_solver.records import DealRecord
+
+# property tests: the same examples on every run, and no deadline (a timing is no
+# assertion: on a loaded machine a fast case can take 300 ms)
+settings.register_profile("tarot", deadline=None, derandomize=True, database=None)
+settings.load_profile("tarot")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -255,7 +255,7 @@ _PIECES = {
 }
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.sampled_from(sorted(_PIECES)), st.integers(0, 10_000)), max_size=12))
 def test_the_reader_loses_no_record_whatever_surrounds_it(tmp_path: Any, pieces: List[Any]) -> None:
     """Every record comes out at its first line, every other non-blank piece as errors at
