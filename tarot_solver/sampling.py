@@ -14,8 +14,10 @@ known to be there and the cards it cannot hold.  :class:`Sampler` draws from it 
 uniformly: the unknown cards fall into a few classes of cards allowed in the same
 locations; it counts the deals by dynamic programming over the classes, draws how many
 cards of each class go to each location with the right weights, then shuffles within
-each class.  A deal in which some seat was dealt the Petit sec would have been void; such
-worlds are redrawn, which keeps the draw uniform over the playable deals.
+each class.  A deal in which some seat was dealt the Petit sec would have been void, and at
+five players the taker's call must fit his hand as dealt (a king called shows he was not
+dealt all four); other worlds are redrawn, which keeps the draw uniform over the playable
+deals.
 
 Worlds are reproducible: world ``i`` of seed ``k`` is drawn from its own generator
 (:func:`world_rng`, the ``i``-th child of ``SeedSequence(k)``), so it is the same world
@@ -57,7 +59,8 @@ from .records import VARIANT, DealRecord
 from .variant import Contract, Variant, variant_for
 
 KINGS_MASK = mask_of(c for c in range(TRUMP_BASE) if is_king(c))
-#: draws of Petit sec deals in a row after which the constraints are taken to force one
+#: draws of void deals (Petit sec, or a call the taker's hand did not allow) in a row after
+#: which the constraints are taken to force one
 MAX_REDRAWS = 1000
 
 
@@ -79,7 +82,9 @@ class Constraints:
     ``dog_taken``: (taker, dog) once a taker has taken the dog and discarded; his dealt
     hand was then his hand plus his played cards plus the aside cards, minus the dog.
     ``played_by`` also takes the played cards out of the unknown ones; ``dog_taken``
-    only serves to rebuild the dealt hands (the Petit sec check).
+    only serves to rebuild the dealt hands (the Petit sec check).  ``call``: (taker, card
+    called) at five players: his hand as dealt must allow that call
+    (:func:`~tarot_solver.rules.callable_cards`).
     """
 
     sizes: Tuple[int, ...]
@@ -87,6 +92,7 @@ class Constraints:
     forbidden: Tuple[int, ...]
     played_by: Tuple[int, ...] = ()
     dog_taken: Optional[Tuple[int, int]] = None
+    call: Optional[Tuple[int, int]] = None
 
     @property
     def players(self) -> int:
@@ -289,17 +295,30 @@ class Sampler:
             caps = tuple(rest)
         return tuple(held)
 
+    def _void(self, world: World) -> Optional[Tuple[str, str]]:
+        """Why the deal leading to ``world`` cannot have been played (what, token), or None."""
+        hands = self.constraints.dealt_hands(world)
+        sec = [s for s, h in enumerate(hands) if rules.is_petit_sec(h)]
+        if sec:
+            return f"leave seat {sec[0]} with the Petit sec (a void deal)", "T1"
+        call = self.constraints.call
+        if call is not None and not rules.callable_cards(hands[call[0]]) >> call[1] & 1:
+            tok = card_token(call[1])
+            return (f"deal seat {call[0]} every card of the rank of '{tok}', so that he could not call it"), tok
+        return None
+
     def sample(self, rng: np.random.Generator) -> World:
-        """One world drawn uniformly (Petit sec deals redrawn)."""
+        """One world drawn uniformly (void deals redrawn: a Petit sec, a call the taker could not make)."""
+        void: Optional[Tuple[str, str]] = None
         for _ in range(MAX_REDRAWS):
             held = self._draw(rng)
             aside = self.constraints.players
             world = World(hands=held[:aside], aside=held[aside])
-            sec = [s for s, h in enumerate(self.constraints.dealt_hands(world)) if rules.is_petit_sec(h)]
-            if not sec:
+            void = self._void(world)
+            if void is None:
                 return world
-        raise ConstraintError(f"the deals that fit leave seat {sec[0]} with the Petit sec (a void deal),"
-                              f" {MAX_REDRAWS} times in a row", token="T1")
+        assert void is not None
+        raise ConstraintError(f"the deals that fit {void[0]}, {MAX_REDRAWS} times in a row", token=void[1])
 
 
 # What a seat knows -----------------------------------------------------------------
@@ -394,9 +413,11 @@ class View:
         only its trumps (which are shown) to the others, who also know it holds no
         king and no oudler, and that the taker kept no other discardable card if it
         holds a trump.  A call below a king shows the taker holds every card of the ranks
-        above it.  Poignées show trumps (and with the Excuse shown, that no other
-        trump is held).  The cards played are public and reveal voids.  Raises
-        :class:`RecordError` where the seat's own cards contradict the play.
+        above it; any call, that he was not dealt every card of its rank (worlds where he
+        was are redrawn: :attr:`Constraints.call`).  Poignées show trumps (and with the
+        Excuse shown, that no other trump is held).  The cards played are public and
+        reveal voids.  Raises :class:`RecordError` where the seat's own cards contradict
+        the play.
         """
         n = self.players
         known = [0] * (n + 1)
@@ -479,8 +500,9 @@ class View:
             gone |= p
         variant = variant_for(n)
         sizes = tuple(variant.hand_size - count(p) for p in played_by) + (variant.dog_size,)
+        call = (taker, self.called) if self.called is not None and taker is not None else None
         return Constraints(sizes=sizes, known=tuple(k & ~gone for k in known), forbidden=tuple(forbidden),
-                           played_by=tuple(played_by), dog_taken=dog_taken)
+                           played_by=tuple(played_by), dog_taken=dog_taken, call=call)
 
     def _clash(self, player: int, card: int, hand: int) -> Optional[str]:
         """Why ``player`` (not the seat) cannot play ``card``, from what the seat knows; or None."""

@@ -339,3 +339,66 @@ def test_forced_petit_sec_is_an_error_not_a_hang() -> None:
     c = Constraints(sizes=(18, 18, 18, 18, 6), known=known, forbidden=(0, 1 << EXCUSE, 0, 0, 0))
     with pytest.raises(ConstraintError, match="seat 1 with the Petit sec"):
         Sampler(c).sample(world_rng(0, 0))
+
+
+# Five players: what the call shows -------------------------------------------------------
+
+
+def test_a_king_called_shows_the_taker_was_not_dealt_all_four_kings() -> None:
+    """Calling a king tells the table the taker was not dealt the four kings (he would have
+    called a queen): no world may deal him the called king on top of the other three, and
+    the worlds left are drawn uniformly."""
+    kc = parse_cards("KC")[0]
+    unknown = [kc] + parse_cards("1S 2S 3S 4S")
+    free = (1, 1, 2, 1, 0, 0)  # five seats, then the aside
+    sizes = (15, 15, 15, 15, 15, 3)
+    rest = parse_cards("KS KH KD") + [c for c in range(56, 78)] + [c for c in range(56)
+                                                                   if c not in unknown + parse_cards("KS KH KD")]
+    known = []
+    for loc in range(6):
+        known.append(mask_of(rest[:sizes[loc] - free[loc]]))
+        rest = rest[sizes[loc] - free[loc]:]
+    c = Constraints(sizes=sizes, known=tuple(known), forbidden=(0,) * 6, call=(0, kc))
+    slots = [loc for loc in range(6) for _ in range(free[loc])]
+    deals = set()
+    for perm in itertools.permutations(slots):
+        held = list(known)
+        for card, loc in zip(unknown, perm):
+            held[loc] |= 1 << card
+        if not held[0] >> kc & 1:  # seat 0 (the taker) may not hold all four kings
+            deals.add(tuple(held))
+    assert len(deals) == 48
+    sampler = Sampler(c)
+    draws = 200 * len(deals)
+    seen = Counter(tuple(w.hands) + (w.aside,) for w in (sampler.sample(world_rng(4, i)) for i in range(draws)))
+    assert set(seen) == deals
+    expected = draws / len(deals)
+    chi2 = sum((seen[d] - expected) ** 2 / expected for d in deals)
+    df = len(deals) - 1
+    assert chi2 < df + 6 * (2 * df) ** 0.5, (chi2, df)
+    # only the taker could hold the called king: no deal fits, and the error says why
+    forced = dataclasses.replace(c, forbidden=(0, 1 << kc, 1 << kc, 1 << kc, 0, 0))
+    with pytest.raises(ConstraintError, match="deal seat 0 every card of the rank of 'KC'"):
+        Sampler(forced).sample(world_rng(0, 0))
+
+
+def test_a_defender_never_deals_the_taker_the_king_he_called_with_the_other_three() -> None:
+    # the taker (seat 0) was dealt KS KH KD, calls KC (seat 2 holds it) and wins the first
+    # three tricks with his kings; seat 3, who holds no king, has seen all three played
+    hands = [
+        "KS KH KD T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13",
+        "1S 2S 3S 1H 2H 3H 1D 2D 3D 1C 2C 3C T14 T15 T16",
+        "KC 4S 5S 6S 4H 5H 6H 4D 5D 6D 4C 5C 6C T17 T18",
+        "7S 8S 9S 10S 7H 8H 9H 7D 8D 9D 7C 8C 9C T19 T20",
+        "10H 10D 10C JS JH JD JC CS CH CD CC QS T1 T21 EX",
+    ]
+    record = DealRecord.from_json({
+        "players": 5, "hands": [h.split() for h in hands], "dog": ["QH", "QD", "QC"], "dealer": 4, "taker": 0,
+        "contract": "prise", "called": "KC", "discard": ["QH", "QD", "QC"],
+        "played": "KS 1S 4S 7S JS KH 1H 4H 7H JH KD 1D 4D 7D JD".split()})
+    kc = parse_cards("KC")[0]
+    sampler = Sampler(record_constraints(record, 3))
+    holders = Counter(next(s for s, h in enumerate(w.hands) if h >> kc & 1)
+                      for w in (sampler.sample(world_rng(7, i)) for i in range(400)))
+    assert 0 not in holders  # before: a quarter of the worlds had the taker alone with all four kings
+    assert set(holders) == {1, 2, 4}
