@@ -31,6 +31,7 @@ import importlib
 import itertools
 import signal
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from math import factorial
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tuple
@@ -304,12 +305,12 @@ class Sampler:
         call = self.constraints.call
         if call is not None and not rules.callable_cards(hands[call[0]]) >> call[1] & 1:
             tok = card_token(call[1])
-            return (f"deal seat {call[0]} every card of the rank of '{tok}', so that he could not call it"), tok
+            return f"deal seat {call[0]} every card of the rank of '{tok}', so that he could not call it", tok
         return None
 
     def sample(self, rng: np.random.Generator) -> World:
         """One world drawn uniformly (void deals redrawn: a Petit sec, a call the taker could not make)."""
-        void: Optional[Tuple[str, str]] = None
+        voids: Counter[Tuple[str, str]] = Counter()
         for _ in range(MAX_REDRAWS):
             held = self._draw(rng)
             aside = self.constraints.players
@@ -317,8 +318,10 @@ class Sampler:
             void = self._void(world)
             if void is None:
                 return world
-        assert void is not None
-        raise ConstraintError(f"the deals that fit {void[0]}, {MAX_REDRAWS} times in a row", token=void[1])
+            voids[void] += 1
+        (what, token), times = voids.most_common(1)[0]  # the reason most often met
+        often = f"{MAX_REDRAWS} times" if times == MAX_REDRAWS else f"{times} times in {MAX_REDRAWS} void draws"
+        raise ConstraintError(f"the deals that fit {what}, {often} in a row", token=token)
 
 
 # What a seat knows -----------------------------------------------------------------

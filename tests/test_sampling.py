@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from tarot_solver import rules
+from tarot_solver.advice import view_of
 from tarot_solver.cards import (
     EXCUSE,
     FULL_DECK,
@@ -402,3 +403,9 @@ def test_a_defender_never_deals_the_taker_the_king_he_called_with_the_other_thre
                       for w in (sampler.sample(world_rng(7, i)) for i in range(400)))
     assert 0 not in holders  # before: a quarter of the worlds had the taker alone with all four kings
     assert set(holders) == {1, 2, 4}
+    # seats 1, 2 and 4 then show no club: KC can only be the taker's, and no deal fits; the
+    # error gives the reason met most often (some draws also deal the taker a Petit sec)
+    view = view_of(3, hands[3], taker=0, contract="prise", leader=0, dog="QH QD QC", players=5, called="KC",
+                   played="KS 1S 4S 7S JS KH 1H 4H 7H JH KD 1D 4D 7D JD 10C T14 T15 7C T16 2H 3H 5H 6H")
+    with pytest.raises(ConstraintError, match="deal seat 0 every card of the rank of 'KC'"):
+        Sampler(view.constraints()).sample(world_rng(1, 0))
