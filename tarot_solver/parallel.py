@@ -190,9 +190,16 @@ def _backend(scheduler: Optional[str]) -> Iterator[None]:
         ) from e
     import asyncio
 
+    import dask.config
+
     timeout = _connect_timeout()
     _check_scheduler(scheduler, timeout)  # (the address too: it is parsed as the client parses it)
-    with _client_reconnect_log_dropped(), Client(scheduler, timeout=timeout) as client:
+    # The client's stream to the scheduler keeps the last messages it sent, for developers
+    # (distributed.admin.low-level-log-length, 1000): each a batch of tasks with their games
+    # pickled, so the client grew over the first thousands of games (5 MB at --nodes 100);
+    # none are kept now (its connections made during the run too)
+    with _client_reconnect_log_dropped(), dask.config.set({"distributed.admin.low-level-log-length": 0}), \
+            Client(scheduler, timeout=timeout) as client:
         try:
             client.wait_for_workers(1, timeout=timeout)
         except (asyncio.TimeoutError, TimeoutError):
