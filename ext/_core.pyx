@@ -322,6 +322,7 @@ cdef struct Search:
     int use_scan
     int use_abstract        # the abstract game's bounds (abs_bound)
     int use_similar         # bounds shifted from positions with other honours (tt_find, ab)
+    int defence_moves       # > 0: the defence plays only its first cards (Core.probe)
     int deal_tricks         # tricks of a whole deal (1 << 30 when not given): the
                             # scan and the defence's first lead depend on it
 
@@ -814,6 +815,8 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
         scores[j + 1] = sc
         runlo[j + 1] = v
         runhi[j + 1] = rhi
+    if S.defence_moves and mycamp == 0 and n > S.defence_moves:
+        n = S.defence_moves  # a one-sided search (Core.probe)
     return n
 
 
@@ -3046,6 +3049,8 @@ cdef inline uint32_t tt_hash(Search* S, Key* key, uint32_t* tag) noexcept nogil:
     maps them onto the buckets in use); ``tag`` gets the low 24 bits, shifted
     to the meta word's top, never 0."""
     cdef uint64_t h = key_hash(key, key.hmask if S.use_partition else ~0ULL)
+    if S.defence_moves:
+        h ^= 0x9E3779B97F4A7C15ULL  # a one-sided search's entries: apart (its tag differs)
     tag[0] = ((<uint32_t>h & 0xFFFFFF) | 1) << 8
     return <uint32_t>(h >> 40)
 
@@ -3727,6 +3732,7 @@ cdef class Core:
         self.S.use_merge = 1
         self.S.use_partition = 1
         self.S.use_scan = 1
+        self.S.defence_moves = 0
         self.S.use_abstract = 1
         self.S.use_similar = 1
         self.S.deal_tricks = 1 << 30
@@ -3944,12 +3950,16 @@ cdef class Core:
             static_bounds(&self.S.p, &lo, &hi)
         return lo, hi
 
-    def probe(self, int alpha, int beta, int64_t node_limit=0, double deadline=0.0):
+    def probe(self, int alpha, int beta, int64_t node_limit=0, double deadline=0.0, int defence_moves=0):
         """Fail-soft alpha-beta on (alpha, beta) from the current position.
 
         Returns (value, complete).  ``node_limit`` counts nodes since the last
         ``reset_counters``; ``deadline`` is a ``time.monotonic()``-like clock
-        value (CLOCK_MONOTONIC), 0 for none.  In the main thread, Ctrl-C or
+        value (CLOCK_MONOTONIC), 0 for none.  With ``defence_moves`` k > 0 the
+        defence plays only the first k cards its ordering tries at each node:
+        a one-sided search, whose value at or below ``alpha`` bounds the true
+        value from above (the defence has those cards at least), and whose value
+        above says nothing; its results keep to entries of their own in the table.  In the main thread, Ctrl-C or
         SIGTERM stops the search within milliseconds; the signal is then raised
         again for Python's handler (KeyboardInterrupt for Ctrl-C; for SIGTERM,
         the process ends unless a handler is set), and KeyboardInterrupt if the
@@ -3960,6 +3970,8 @@ cdef class Core:
         cdef int ply0 = self.S.p.ply
         cdef int sig = 0
         cdef bint main = threading.current_thread() is threading.main_thread()
+        if defence_moves < 0:
+            raise ValueError(f"defence_moves must be 0 (all) or more, not {defence_moves}")
         self.S.aborted = 0
         self.S.sub_limit = 1LL << 62
         self.S.node_limit = node_limit
@@ -3968,8 +3980,10 @@ cdef class Core:
             return terminal_value(&self.S.p), True
         if main:
             tc_catch_signals()
+        self.S.defence_moves = defence_moves
         with nogil:
             v = ab(&self.S, alpha, beta, rel)
+        self.S.defence_moves = 0
         if main:
             sig = tc_release_signals()
             if sig:

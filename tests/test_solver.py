@@ -261,6 +261,33 @@ def test_a_wide_window_over_bound_entries_gives_the_value() -> None:
     assert not wrong, wrong
 
 
+def test_a_one_sided_probe_bounds_the_value_from_above() -> None:
+    # Core.probe(defence_moves=k): the defence plays only its first k cards, so a
+    # result at or below alpha bounds the value from above (a result above says
+    # nothing); its entries keep apart, so the whole game's probes on the same
+    # table stay exact
+    rng = random.Random(58)
+    solver, fresh = Solver(16), Solver(16)
+    proved = 0
+    for i in range(250):
+        st = random_position(rng, rng.choice([3, 4, 5, 6, 7]))
+        if st.over:
+            continue
+        exact = fresh.solve(st, pv=False).margin * 2
+        solver._load(st)
+        for target in (exact - 4, exact, exact + 2, exact + 6):
+            for k in (1, 2):
+                v, ok = solver._core.probe(target - 1, target, 0, 0.0, k)
+                assert ok
+                if v < target:
+                    assert exact <= v, (i, target, k, v, exact)
+                    proved += 1
+        assert solver._core.probe(-10000, 10000) == (exact, True)
+    assert proved > 200, proved
+    with pytest.raises(ValueError, match="defence_moves must be 0"):
+        solver._core.probe(-1, 0, 0, 0.0, -1)
+
+
 def test_partition_search_changes_no_value() -> None:
     # entries shared by positions that differ in low cards, deeper than the
     # reference reaches: compare with the table keyed on every card's owner
