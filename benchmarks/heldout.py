@@ -20,9 +20,11 @@ above 1 when the change searches fewer nodes): over the deals both answer,
 and over all deals with the unanswered counted at the limit.  Then the deals
 whose counts differ by more than 1.5x or that only one answers.
 
-`benchmarks/heldout_06176e7.jsonl` is the baseline of session 39's solver
-(06176e7: the proof tree's leaves probed with a tenth of the share) on the
-five default seeds, 20 M nodes a deal; `heldout_46d2732.jsonl` that of
+`benchmarks/heldout_08faa36.jsonl` is the baseline of session 58's solver
+(08faa36: a one-sided search of the defence's first two cards before a
+make/fail probe) on the five default seeds, 20 M nodes a deal;
+`heldout_06176e7.jsonl` that of session 39's (the proof tree's leaves probed
+with a tenth of the share); `heldout_46d2732.jsonl` that of
 session 38's (the proof tree's turns from 1 M nodes),
 `heldout_e8616c4.jsonl` that of session 37's core, `heldout_6b71421.jsonl`
 that of its first step (the table's bounds shared across honours) and

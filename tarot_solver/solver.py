@@ -71,9 +71,9 @@ _PLAIN_SHARE = 1_000_000
 # Before it, a one-sided search where the defence plays only the first two cards
 # its ordering tries: a sound proof of a fail where it fails (the defence has those
 # cards at least), and cheap where it does not (the restricted defence loses
-# quickly: 87 makes of the five sets, 0.1 M nodes in all).  Simulated on the
-# five sets: 155 deals answered within 20 M nodes against 152, the median deal
-# 1.2-2x fewer nodes on three sets (docs/solver-journal.md, session 58).
+# quickly: 87 makes of the five sets, 0.1 M nodes in all).  On the five sets at
+# 20 M nodes a deal: 156 answered against 153, the held-out sets' median deals
+# 1.1-2x fewer nodes, the benchmark's the same (docs/solver-journal.md, session 58).
 _DEFENCE_MOVES = 2
 _SHARE_GROWTH = 2
 _TREE_RATIO = 0.2
