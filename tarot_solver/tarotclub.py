@@ -59,7 +59,8 @@ def log_token(card: int) -> str:
 
 
 _LOG_TOKENS = {card_token(c): log_token(c) for c in range(NUM_CARDS)}
-_CANON_TOKEN = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, _LOG_TOKENS), key=len, reverse=True)) + r")(?![\w-])")
+_CANON_TOKEN = re.compile(r"(?<![\w-])(" + "|".join(sorted(map(re.escape, _LOG_TOKENS), key=len, reverse=True))
+                          + r")(?![\w-])")
 _SEAT_WORD = re.compile(r"\bseat (\d)\b")
 
 
