@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import numbers
 import time
 import warnings
 from dataclasses import dataclass
@@ -291,9 +290,7 @@ def _check_seat(value: Any, key: str, players: int) -> int:
     """A seat argument ``key`` as an int: TypeError if not an integer (numpy's are),
     :class:`RecordError` naming it if not a seat of ``players`` (records check their
     seats as bad input instead)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{key} must be a seat (an integer 0..{players - 1}), not {spelled(repr(value))}")
-    return check_seat(int(value), key, players)
+    return check_seat(integer(key, value, f"a seat (an integer 0..{players - 1})"), key, players)
 
 
 def _check_count(key: str, value: int, low: int) -> int:

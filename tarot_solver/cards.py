@@ -25,7 +25,7 @@ import numbers
 import re
 from typing import Iterable, List, Sequence, Union
 
-from .errors import CardError, spelled
+from .errors import CardError, integer, spelled
 
 NUM_CARDS = 78
 SPADES, HEARTS, DIAMONDS, CLUBS, TRUMPS, EXCUSE_SUIT = range(6)
@@ -97,8 +97,7 @@ _CANON = tuple(
 def card_token(card: int) -> str:
     """Canonical token of a card (``KS``, ``T21``, ``EX``); raises :class:`CardError` for
     a number that is not a card (0..77), TypeError for what is not a number."""
-    if isinstance(card, bool) or not isinstance(card, numbers.Integral):
-        raise TypeError(f"card must be an integer, not {spelled(repr(card))}")
+    card = integer("card", card)
     if not 0 <= card < NUM_CARDS:
         raise CardError(f"'{card}' is not a card number (0..{NUM_CARDS - 1})", token=str(card))
     return _CANON[card]

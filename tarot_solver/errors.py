@@ -101,11 +101,12 @@ def spelled(value: Any, *, quoted: bool = False) -> str:
     return text if len(text) <= SPELLED_LIMIT else text[:SPELLED_LIMIT - 3] + "..."
 
 
-def integer(name: str, value: object) -> int:
+def integer(name: str, value: object, what: str = "an integer") -> int:
     """``value`` as an int (numpy's integers too), for an argument of the Python API: a
-    TypeError naming the argument ``name`` if it is no integer (a bool is none)."""
+    TypeError naming the argument ``name`` and ``what`` it must be if it is no integer
+    (a bool is none)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, not {spelled(repr(value))}")
+        raise TypeError(f"{name} must be {what}, not {spelled(repr(value))}")
     return int(value)
 
 
