@@ -24,6 +24,7 @@ a :class:`~tarot_solver.errors.WorkerError`.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import itertools
 import logging
 import os
@@ -35,6 +36,7 @@ import threading
 import time
 import warnings
 from concurrent.futures import BrokenExecutor, CancelledError
+from multiprocessing import resource_tracker
 from typing import Any, Callable, Generic, Iterable, Iterator, List, Optional, Tuple, Type, TypeVar
 
 from .errors import SchedulerError, WorkerError, one_line
@@ -330,6 +332,22 @@ def _workers_watched(client: Any, timeout: float) -> Iterator[List[str]]:
         stop.set()
 
 
+def import_holding_ctrl_c(name: str) -> Any:
+    """Module ``name``, imported with SIGINT blocked in this thread meanwhile, so that
+    the threads it starts on import (numpy's BLAS threads; joblib imports numpy) block
+    it too.  A Ctrl-C then always reaches a thread that takes it: while a local pool
+    starts, SIGINT is ignored and blocked in the main thread
+    (:func:`_ctrl_c_ignored_by_new_workers`), and the kernel handed a Ctrl-C of those
+    moments to a BLAS thread, which dropped it: the run went on to its end."""
+    if name in sys.modules or not hasattr(signal, "pthread_sigmask"):
+        return importlib.import_module(name)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return importlib.import_module(name)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 @contextlib.contextmanager
 def _ctrl_c_ignored_by_new_workers(local: bool) -> Iterator[None]:
     """Ignore Ctrl-C while the pool starts its workers (joblib starts them as the first
@@ -342,13 +360,18 @@ def _ctrl_c_ignored_by_new_workers(local: bool) -> Iterator[None]:
     starts here), and Linux keeps a blocked signal pending even while it is ignored:
     a Ctrl-C in these milliseconds is raised once they end, unless another thread
     that does not block SIGINT takes it: numpy's BLAS threads, started on its import,
-    took it and dropped it, so numpy is imported with SIGINT blocked
-    (:func:`~tarot_solver.sampling._numpy`), and the threads it starts inherit that.
+    took it and dropped it, so numpy and joblib (which imports numpy) are imported with
+    SIGINT blocked (:func:`import_holding_ctrl_c`), and the threads they start inherit
+    that.
     Ignored only, it was lost and the run went on.  (Workers that loky starts again after
     a run stopped early keep SIGINT blocked too: harmless, since they ignore it.)"""
     if not local or threading.current_thread() is not threading.main_thread():
         yield
         return
+    # multiprocessing's resource tracker, which the pool starts if it is not running,
+    # unblocks SIGINT in this thread once it has started it (Python 3.11: SIG_UNBLOCK,
+    # not the mask it found), and a Ctrl-C then was ignored and lost: started first
+    resource_tracker.ensure_running()
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
@@ -427,7 +450,7 @@ def map_ordered(
         # joblib (and numpy with it) imported only here: at module level it
         # added 0.15 s to every command's start, those that run nothing in
         # parallel too
-        import joblib  # type: ignore[import-untyped]
+        joblib = import_holding_ctrl_c("joblib")
 
         feed: _Feed[T] = _Feed(items)
         queue: Iterator[T] = iter(feed)
@@ -448,9 +471,10 @@ def map_ordered(
         _local_pool_started = _local_pool_started or scheduler is None
         with _backend(scheduler):
             runner = joblib.Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
-            with _ctrl_c_ignored_by_new_workers(local=scheduler is None):
-                results = runner(joblib.delayed(fn)(item) for item in queue)
+            results = None
             try:
+                with _ctrl_c_ignored_by_new_workers(local=scheduler is None):
+                    results = runner(joblib.delayed(fn)(item) for item in queue)
                 for result in results:
                     yield result
                     bar.step()
@@ -464,7 +488,8 @@ def map_ordered(
                 with warnings.catch_warnings():
                     warnings.filterwarnings("ignore", message=r".*adjusting the input task iterator",
                                             category=UserWarning)
-                    results.close()
+                    if results is not None:
+                        results.close()
     finally:
         bar.close()
 

@@ -27,10 +27,7 @@ whichever process draws it and however many worlds are drawn.
 from __future__ import annotations
 
 import bisect
-import importlib
 import itertools
-import signal
-import sys
 from collections import Counter
 from dataclasses import dataclass
 from math import factorial
@@ -56,6 +53,7 @@ from .cards import (
     suit_of,
 )
 from .errors import RecordError, TarotError
+from .parallel import import_holding_ctrl_c
 from .records import VARIANT, DealRecord
 from .variant import Contract, Variant, variant_for
 
@@ -139,19 +137,9 @@ class World:
 
 def _numpy() -> Any:
     """numpy, imported only where worlds are drawn (at module level it added 0.12 s to
-    every command's start; `tarot-solve solve` draws none), with SIGINT blocked in this
-    thread meanwhile, so that the threads numpy's BLAS starts on import block it too.
-    A Ctrl-C then always reaches a thread that takes it: while a local pool starts,
-    SIGINT is ignored and blocked in the main thread (its workers inherit the ignore,
-    :func:`~tarot_solver.parallel.map_ordered`), and the kernel handed a Ctrl-C of those
-    moments to a BLAS thread, which dropped it: the run went on to its end."""
-    if "numpy" in sys.modules or not hasattr(signal, "pthread_sigmask"):
-        return importlib.import_module("numpy")
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        return importlib.import_module("numpy")
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    every command's start; `tarot-solve solve` draws none), holding Ctrl-C as a local
+    pool needs (:func:`~tarot_solver.parallel.import_holding_ctrl_c`)."""
+    return import_holding_ctrl_c("numpy")
 
 
 def have_played(leader: Optional[int], count: int, players: int) -> Set[int]:

@@ -187,6 +187,38 @@ def test_no_more_workers_than_items() -> None:
     assert list(map_ordered(abs, [], jobs=64)) == []
 
 
+def test_a_ctrl_c_while_the_pool_starts_stops_the_run() -> None:
+    # A Ctrl-C in the moments the pool starts its workers (SIGINT ignored, blocked in
+    # the main thread) is raised once they end.  It was lost, the run going on to its
+    # end: the resource tracker multiprocessing starts there unblocked SIGINT in the
+    # main thread, and numpy's BLAS thread (joblib imports numpy) took it.  A fresh
+    # process: neither is running yet.
+    code = """
+import contextlib, os, signal, time
+import tarot_solver.parallel as par
+window = par._ctrl_c_ignored_by_new_workers
+@contextlib.contextmanager
+def ctrl_c_inside(local):
+    with window(local):
+        os.kill(os.getpid(), signal.SIGINT)
+        yield
+par._ctrl_c_ignored_by_new_workers = ctrl_c_inside
+def slow(x):
+    time.sleep(0.5)
+    return x
+try:
+    print(list(par.map_ordered(slow, range(6), jobs=2)))
+except KeyboardInterrupt:
+    print("interrupted")
+par.stop_local_workers(5.0)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=tempfile.gettempdir())
+    # (stderr not checked: loky's manager thread, cancelled at that moment, can print a
+    # KeyError of its own now and then)
+    assert (proc.returncode, proc.stdout.strip()) == (0, "interrupted"), proc
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads the threads' signal masks in /proc")
 def test_numpy_threads_leave_ctrl_c_to_the_main_thread() -> None:
     # While a local pool starts, SIGINT is ignored and blocked in the main thread (its
