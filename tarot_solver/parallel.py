@@ -469,6 +469,8 @@ def map_ordered(
             n_jobs = -1
         global _local_pool_started
         _local_pool_started = _local_pool_started or scheduler is None
+        if scheduler is None and not getattr(threading.excepthook, "quiets_loky", False):
+            threading.excepthook = _quiet_cancelled_dispatch(threading.excepthook)
         with _backend(scheduler):
             runner = joblib.Parallel(n_jobs=n_jobs, return_as="generator", pre_dispatch="2*n_jobs")
             results = None
@@ -492,6 +494,21 @@ def map_ordered(
                         results.close()
     finally:
         bar.close()
+
+
+def _quiet_cancelled_dispatch(previous: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``threading.excepthook`` that drops the ``KeyError`` loky's executor manager thread
+    can die of when a run stops early (Ctrl-C, ``| head``, an error), else calls
+    ``previous``.  The thread takes a task's id from its queue while the cancellation
+    removes the task (loky's race, in ``add_call_item_to_queue``), and its traceback
+    was printed after the run's one last line, now and then; the results it was
+    dispatching are not wanted, and the next run gets a working pool."""
+    def hook(args: Any) -> None:
+        if not (args.exc_type is KeyError and type(args.thread).__name__ == "_ExecutorManagerThread"
+                and type(args.thread).__module__.endswith("loky.process_executor")):
+            previous(args)
+    hook.quiets_loky = True  # type: ignore[attr-defined]
+    return hook
 
 
 def stop_local_workers(timeout: float = 5.0) -> bool:

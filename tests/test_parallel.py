@@ -10,13 +10,14 @@ import sys
 import tempfile
 import threading
 import time
-from typing import Any, Callable, Dict, Iterator, Tuple
+from types import SimpleNamespace
+from typing import Any, Callable, Dict, Iterator, List, Tuple
 
 import pytest
 
 from tarot_solver import __version__
 from tarot_solver.errors import SchedulerError, WorkerError
-from tarot_solver.parallel import _check_workers, _workers_watched, map_ordered
+from tarot_solver.parallel import _check_workers, _quiet_cancelled_dispatch, _workers_watched, map_ordered
 
 from conftest import default_sigint
 
@@ -214,9 +215,28 @@ par.stop_local_workers(5.0)
 """
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           cwd=tempfile.gettempdir())
-    # (stderr not checked: loky's manager thread, cancelled at that moment, can print a
-    # KeyError of its own now and then)
+    # (loky's manager thread could print a KeyError's traceback then: see the next test;
+    # its resource tracker may still warn, rarely, of a semaphore already gone)
     assert (proc.returncode, proc.stdout.strip()) == (0, "interrupted"), proc
+    assert "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_the_dispatch_race_of_an_early_stop_prints_nothing() -> None:
+    # When a run stops early, loky's executor manager thread can take a task's id while
+    # the cancellation removes the task, and die of a KeyError whose traceback came after
+    # the run's last line (seen in about 1 of 8 runs interrupted as the pool starts):
+    # that exception alone is dropped, every other goes to the hook before
+    from joblib.externals.loky.process_executor import _ExecutorManagerThread
+
+    seen: List[Any] = []
+    hook = _quiet_cancelled_dispatch(seen.append)
+    manager = object.__new__(_ExecutorManagerThread)
+    other = threading.Thread(target=print)
+    for exc_type, thread in ((KeyError, manager), (ValueError, manager), (KeyError, other)):
+        hook(SimpleNamespace(exc_type=exc_type, exc_value=exc_type(1), exc_traceback=None, thread=thread))
+    assert [(a.exc_type, a.thread) for a in seen] == [(ValueError, manager), (KeyError, other)]
+    assert list(map_ordered(abs, [-1, -2], jobs=2)) == [1, 2]
+    assert getattr(threading.excepthook, "quiets_loky", False)  # (installed by a local pool)
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads the threads' signal masks in /proc")
