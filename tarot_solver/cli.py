@@ -95,11 +95,24 @@ class TarotGroup(click.Group):
             raise InputError(_one_line(e.format_message()).rstrip(".") + f" (see '{PROG} --help')") from None
 
     def invoke(self, ctx: click.Context) -> Any:
+        ended = False  # (the command has ended: its local workers are being stopped)
         try:
-            return super().invoke(ctx)
+            try:
+                result = super().invoke(ctx)
+            except (KeyboardInterrupt, WorkerError):
+                raise
+            except BaseException as e:
+                if not (isinstance(e, click.exceptions.Exit) and e.exit_code == 130):  # (stopped: run() does it)
+                    ended = True
+                    _workers_stopped_at_end()
+                raise
+            ended = True
+            _workers_stopped_at_end()
+            return result
         except (KeyboardInterrupt, WorkerError) as e:
             stopped, status = _stopped(e)
-            click.echo(f"{PROG}: {stopped}", err=True)
+            click.echo(f"{PROG}: {stopped}" + (" while its workers stopped (the run had ended)" if ended else ""),
+                       err=True)
             ctx.exit(status)
         except click.UsageError as e:
             # bad usage (an unknown option, a value out of range, options that exclude each
@@ -158,6 +171,24 @@ STOP_SIGNALS: Dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}
 _received: List[int] = []
 
 
+#: whether this process runs the command (:func:`run`), whose local workers it stops as the command ends
+_as_command = False
+
+
+def _workers_stopped_at_end() -> None:
+    """Stop this process's local workers as the command ends (run as the process only).
+
+    Else the interpreter's exit stopped them (loky's exit hook, a tenth of a second or
+    more), where a Ctrl-C or SIGTERM printed a KeyboardInterrupt traceback ("Exception
+    ignored in: <module 'threading'>") and the process exited 0, as if none had come,
+    or hung (the hook cut before it woke loky's manager thread) until a second signal,
+    which ended it with status 0 and its workers left running.  Here, one raises
+    KeyboardInterrupt as anywhere in the command.  Workers that do not
+    stop within 5 s are left to the interpreter's exit, as before."""
+    if _as_command:
+        stop_local_workers(5.0)
+
+
 def _stopped(e: BaseException) -> Tuple[str, int]:
     """How a run stopped by ``e`` (Ctrl-C, SIGTERM or a worker that died) begins its
     last message, and its exit status."""
@@ -175,7 +206,9 @@ def run() -> None:
     which could hang on them (:func:`~tarot_solver.parallel.stop_local_workers`).  A
     second signal, or workers that do not stop within 5 s, end the process at once,
     its output already closed."""
+    global _as_command
     _received.clear()  # (a script may call this more than once)
+    _as_command = True
 
     def terminate(signum: int, frame: Any) -> None:
         _received.append(signum)

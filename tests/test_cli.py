@@ -554,6 +554,37 @@ def test_ctrl_c_or_sigterm_stops_a_long_run_cleanly(args: List[str], message: st
     assert not [pid for pid in left if "Z" not in _process_state(pid)], left
 
 
+@pytest.mark.parametrize("args", [["solve", str(ENDGAMES), "-j", "2"],
+                                  ["bid", str(EXAMPLES / "hand.txt"), "--worlds", "8", "-j", "2", "--json"]])
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_as_a_parallel_run_ends_stops_it_cleanly(args: List[str], signum: int, status: int) -> None:
+    # Once its output is out, a run on local workers exits, and that waited for loky to
+    # stop them (a tenth of a second or more): a Ctrl-C or SIGTERM then printed a
+    # KeyboardInterrupt traceback ("Exception ignored in: <module 'threading'>") and the
+    # run exited 0, as if no signal had come.  Now: one line, and the signal's status.
+    proc = subprocess.Popen([sys.executable, "-m", "tarot_solver", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tempfile.gettempdir(),
+                            preexec_fn=default_sigint, start_new_session=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    if args[0] == "solve":
+        last = proc.stderr.readline()  # its last line: "20 deals: 8 made, ..."
+        assert last.startswith("20 deals:"), last
+    else:
+        last = proc.stdout.readline()  # its one JSON line
+        assert json.loads(last)["worlds"] == 8
+    proc.send_signal(signum)  # (the workers are being stopped)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    assert proc.returncode == status, stderr
+    stopped = "terminated" if signum == signal.SIGTERM else "interrupted"
+    # (a signal that comes as the command returns, before the workers are stopped, says no more)
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and re.fullmatch(f"tarot-solve: {stopped}( while its workers stopped \\(the run had"
+                                            " ended\\))?", lines[0]), stderr
+    left = subprocess.run(["pgrep", "-s", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    assert not [pid for pid in left if "Z" not in _process_state(pid)], left
+
+
 def _process_state(pid: str) -> str:
     """A process's state letter (Z: exited, waiting to be reaped), "" if it is gone."""
     try:
