@@ -503,9 +503,10 @@ def _quiet_cancelled_dispatch(previous: Callable[[Any], Any]) -> Callable[[Any],
     removes the task (loky's race, in ``add_call_item_to_queue``), and its traceback
     was printed after the run's one last line, now and then; the results it was
     dispatching are not wanted, and the next run gets a working pool."""
+    from joblib.externals.loky.process_executor import _ExecutorManagerThread  # type: ignore[import-untyped]
+
     def hook(args: Any) -> None:
-        if not (args.exc_type is KeyError and type(args.thread).__name__ == "_ExecutorManagerThread"
-                and type(args.thread).__module__.endswith("loky.process_executor")):
+        if not (args.exc_type is KeyError and isinstance(args.thread, _ExecutorManagerThread)):
             previous(args)
     hook.quiets_loky = True  # type: ignore[attr-defined]
     return hook
