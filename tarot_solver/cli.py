@@ -197,6 +197,10 @@ def _stopped(e: BaseException) -> Tuple[str, int]:
     return ("terminated" if _received and _received[0] == signal.SIGTERM else "interrupted"), 130
 
 
+_RESOURCE_TRACKERS = tuple(f"ignore::UserWarning:{module}" for module in (
+    "multiprocessing.resource_tracker", "joblib.externals.loky.backend.resource_tracker"))
+
+
 def run() -> None:
     """The ``tarot-solve`` command: :func:`main`, with SIGTERM (``kill``, ``timeout``, a
     batch system) stopping a run as Ctrl-C does (whole output lines, the count written,
@@ -209,6 +213,12 @@ def run() -> None:
     global _as_command
     _received.clear()  # (a script may call this more than once)
     _as_command = True
+    # The resource trackers of a run stopped as its pool starts or ends clean up the
+    # semaphores its workers left them, and warned of each on stderr after the
+    # command's one line; they take the interpreter's -W options (warnoptions).
+    for tracker in _RESOURCE_TRACKERS:
+        if tracker not in sys.warnoptions:
+            sys.warnoptions.append(tracker)
 
     def terminate(signum: int, frame: Any) -> None:
         _received.append(signum)

@@ -583,6 +583,24 @@ def test_a_signal_as_a_parallel_run_ends_stops_it_cleanly(args: List[str], signu
     assert not _left_running(proc.pid)
 
 
+def test_the_command_s_resource_trackers_do_not_warn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a run stopped as its pool ends left semaphores to the trackers, which warned of
+    # each on stderr after the command's one line (2 of 20 runs of the test above); they
+    # start with the interpreter's -W options, which the command sets
+    from multiprocessing import util
+
+    from tarot_solver import cli
+
+    monkeypatch.setattr(sys, "warnoptions", [])
+    monkeypatch.setattr(sys, "argv", ["tarot-solve", "--version"])
+    monkeypatch.setattr(cli, "_as_command", False)
+    with pytest.raises(SystemExit):
+        cli.run()
+    flags = util._args_from_interpreter_flags()
+    for module in ("multiprocessing.resource_tracker", "joblib.externals.loky.backend.resource_tracker"):
+        assert f"-Wignore::UserWarning:{module}" in flags
+
+
 def _left_running(session: int, grace: float = 10.0) -> List[str]:
     """The processes of ``session`` still running after up to ``grace`` seconds: a worker
     left searching stays, while loky's resource trackers, which exit once the command
