@@ -11,7 +11,10 @@ One *question* is one contract played in one world from a given discard:
   :func:`tarot_solver.handcount.simple_discard` (bid advice) or with the candidate
   discard (discard advice); both contracts play the same, so one question serves both;
 * garde sans: the taker plays the cards he was dealt and the dog counts for him;
-* garde contre: the same, with the dog counted for the defence;
+* garde contre: the same, with the dog counted for the defence (the same card play as
+  the garde sans, whose value differs from it by the dog's points and what the dog's
+  oudlers do to the target: each of the two narrows the other's bracket, and one that
+  the other's decides is not searched; :func:`ask_world`);
 * play advice: one card (of each class of cards that play alike) played by the
   player on turn at a position of the play, the world's hands being dealt as the
   player's knowledge allows (the play so far, the dog, the discard's trumps, the
@@ -48,11 +51,11 @@ import itertools
 import math
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import rules
-from .cards import (EXCUSE_SUIT, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler,
+from .cards import (EXCUSE_SUIT, OUDLERS, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler,
                     mask_of, suit_mask, suit_of)
 from .cards import CardsLike, parse_cards
 from .errors import RecordError, TarotError, duration, integer, spelled
@@ -117,6 +120,66 @@ def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget:
     # each end of the bracket comes from one search, whose verdict it carries
     made = next((r.made for r in results if r.made is not None), None)
     return Outcome(made=made, low=low, high=high, nodes=sum(r.nodes for r in results), partner=sum(state.camps) > 1)
+
+
+def credit_shift(a: rules.PlayState, b: rules.PlayState) -> Optional[Tuple[int, int]]:
+    """How far ``a``'s value lies above ``b``'s (low, high, in half-points) where the two are
+    the same card play and differ only in the camp credited with cards set aside (a
+    world's garde sans and garde contre: the dog); else None.
+
+    Every line of play then gives the taker the same points more in one of them, and
+    the oudlers credited apart change his target by what they are worth against the
+    oudlers he wins in play; so the difference lies between the extremes of that over
+    the oudlers still in play.
+    """
+    if (a.hands != b.hands or a.camps != b.camps or a.leader != b.leader or a.trick != b.trick
+            or a.tricks != b.tricks or a.variant != b.variant or a.oudler_camp.keys() != b.oudler_camp.keys()
+            or a.taker_hp + a.defence_hp != b.taker_hp + b.defence_hp):
+        return None
+    both = sum(a.oudler_camp[c] and b.oudler_camp[c] for c in a.oudler_camp)  # the taker's in both
+    only_a, only_b = a.taker_oudlers() - both, b.taker_oudlers() - both
+    target = a.variant.target_half_points
+    shifts = [target(both + only_b + won) - target(both + only_a + won)
+              for won in range(len(OUDLERS) - len(a.oudler_camp) + 1)]
+    return a.taker_hp - b.taker_hp + min(shifts), a.taker_hp - b.taker_hp + max(shifts)
+
+
+def _narrowed(o: Outcome, low: float, high: float) -> Outcome:
+    """``o`` with its bracket cut to [``low``, ``high``] proven elsewhere, decided if that decides it."""
+    low, high = max(o.low, low), min(o.high, high)
+    made = o.made if o.made is not None else True if low >= 0 else False if high < 0 else None
+    return replace(o, made=made, low=low, high=high)
+
+
+def ask_world(solver: Solver, states: Sequence[rules.PlayState], node_budget: int,
+              margin_budget: int) -> List[Outcome]:
+    """Every question of one world (:func:`ask`, in order), where two are the same card
+    play with the dog credited to one camp or the other (:func:`credit_shift`: a garde
+    sans and a garde contre), each narrowed by what the other proved: a question those
+    bounds decide is not searched (a failed garde sans makes its garde contre fail), and
+    a bracket searched is cut by the other's, shifted."""
+    out: List[Outcome] = []
+    for j, state in enumerate(states):
+        # (i, low, high): question i's value less this one's lies in [low, high] half-points
+        related = []
+        for i, other in enumerate(states[:j]):
+            shift = credit_shift(other, state)
+            if shift is not None:
+                related.append((i, *shift))
+        low, high = -math.inf, math.inf
+        for i, lo, hi in related:
+            low, high = max(low, out[i].low - hi / 2), min(high, out[i].high - lo / 2)
+        if related and (low >= 0 or high < 0):
+            # decided: no search, the position's sure bounds only (a shifted end may pass them)
+            sure = solver.made(state, node_limit=1)
+            o = _narrowed(Outcome(made=None, low=sure.margin_bounds[0], high=sure.margin_bounds[1], nodes=sure.nodes,
+                                  partner=sum(state.camps) > 1), low, high)
+        else:
+            o = _narrowed(ask(solver, state, node_budget, margin_budget), low, high)
+        for i, lo, hi in related:
+            out[i] = _narrowed(out[i], o.low + lo / 2, o.high + hi / 2)
+        out.append(o)
+    return out
 
 
 def margin_score(contract: Contract, margin: float, variant: Variant = VARIANT, partner: bool = False) -> int:
@@ -244,7 +307,7 @@ def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
             solver.stop_after(None if task.stop_at is None or index == 0 else task.stop_at - time.time())
             world = sampler.sample(world_rng(task.seed, index))
             now = None if task.view is None else world_position(task.view, task.constraints, world)
-            row = []
+            states = []
             for q in task.questions:
                 if now is not None and q.card is not None:
                     state = now.copy()
@@ -256,7 +319,8 @@ def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
                     partner = rules.partner_of(world.hands, task.taker, task.called)
                     state = rules.opening_state(world.hands, world.aside, task.taker, q.contract, task.leader,
                                                 discard, variant, partner)
-                row.append(ask(solver, state, task.node_budget, task.margin_budget))
+                states.append(state)
+            row = ask_world(solver, states, task.node_budget, task.margin_budget)
             if solver.past_stop:  # (past it, each search ends at once)
                 break
             out.append(row)

@@ -84,6 +84,67 @@ def test_undecided_question_is_bracketed_by_probes() -> None:
     assert o.made in (None, exact >= 0)
 
 
+def _sans_and_contre(rng: random.Random, dog_oudlers: int, tricks_left: int) -> List[rules.PlayState]:
+    """A random deal's garde sans and garde contre, with ``dog_oudlers`` oudlers in the dog,
+    played alike by a random legal prefix to ``tricks_left`` tricks left (and some cards of
+    the next trick)."""
+    oudlers = [56, 76, 77]  # the Petit, the 21, the Excuse
+    deck = [c for c in range(78) if c not in oudlers]
+    rng.shuffle(deck)
+    chosen = rng.sample(oudlers, dog_oudlers)
+    dog_cards = chosen + deck[:6 - dog_oudlers]
+    rest = [c for c in oudlers if c not in chosen] + deck[6 - dog_oudlers:]
+    rng.shuffle(rest)
+    hands = [mask_of(rest[18 * i: 18 * (i + 1)]) for i in range(4)]
+    taker, leader = rng.randrange(4), rng.randrange(4)
+    states = [rules.opening_state(hands, mask_of(dog_cards), taker, c, leader)
+              for c in (Contract.GARDE_SANS, Contract.GARDE_CONTRE)]
+    for _ in range(4 * (18 - tricks_left) + rng.randrange(4)):
+        card = rng.choice(cards_of(states[0].legal()))
+        for st in states:
+            st.play(card)
+    return states
+
+
+@pytest.mark.parametrize("dog_oudlers", [0, 1, 2, 3])
+def test_garde_sans_and_contre_differ_by_the_dog_within_the_shift(dog_oudlers: int) -> None:
+    # the same play, the dog credited to one camp or the other: each exact pair of values
+    # lies within the proven shift, and the shift is one value but with one oudler there
+    rng = random.Random(20261206 + dog_oudlers)
+    solver, wide = Solver(16), 0
+    for _ in range(25):
+        sans, contre = _sans_and_contre(rng, dog_oudlers, rng.choice((1, 2, 3)))
+        low, high = advice.credit_shift(sans, contre)
+        assert advice.credit_shift(contre, sans) == (-high, -low)
+        assert low >= 0 and (low == high or dog_oudlers == 1)
+        wide += low != high
+        diff = 2 * (solver.solve(sans, pv=False).margin - solver.solve(contre, pv=False).margin)
+        assert low <= diff <= high, (low, diff, high)
+    assert bool(wide) == (dog_oudlers == 1)
+
+
+def test_a_world_s_related_questions_narrow_each_other_soundly() -> None:
+    # tiny budgets leave questions undecided; what one proves cuts the other's bracket,
+    # and a garde sans that fails decides its garde contre without a search
+    rng = random.Random(7)
+    exact_solver, skipped, narrowed = Solver(16), 0, 0
+    for i in range(40):
+        sans, contre = _sans_and_contre(rng, i % 4, rng.choice((3, 6, 8)))
+        both = advice.ask_world(Solver(16), [sans, contre], 200, 200)
+        alone = ask(Solver(16), sans, 200, 200)
+        assert both[0].nodes == alone.nodes  # (the first is asked as it would be alone)
+        for st, o in zip((sans, contre), both):
+            exact = exact_solver.solve(st, pv=False).margin
+            assert o.low <= exact <= o.high
+            assert o.made in (None, exact >= 0)
+        if both[1].nodes <= 1:  # (its sure bounds only)
+            skipped += 1
+            assert both[1].made is not None
+        narrowed += (both[0].low, both[0].high) != (alone.low, alone.high)
+    assert skipped and narrowed
+
+
+# Bid advice ----------------------------------------------------------------------------------
 # Bid advice ----------------------------------------------------------------------------------
 
 
