@@ -55,8 +55,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import rules
-from .cards import (EXCUSE_SUIT, OUDLERS, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king, is_oudler,
-                    mask_of, suit_mask, suit_of)
+from .cards import (EXCUSE_SUIT, OUDLERS, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king,
+                    is_oudler, mask_of, suit_mask, suit_of)
 from .cards import CardsLike, parse_cards
 from .errors import RecordError, TarotError, duration, integer, spelled
 from .notation import parse_hand
