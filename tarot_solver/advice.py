@@ -97,17 +97,19 @@ class Outcome:
     partner: bool = False  # five players: the taker has a partner in this world (else he plays alone)
 
 
-def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget: int) -> Outcome:
+def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget: int,
+        known: Tuple[float, float] = (-math.inf, math.inf)) -> Outcome:
     """Make/fail under ``node_budget`` nodes, then the margin bracket under ``margin_budget``.
 
     A decided question brackets its margin by the bisection probes of an exact
     solve.  An undecided one spends a fifth of ``margin_budget`` on each of two
-    probes halfway from its proven ends towards 0: far from the value they are
-    cheap, so they narrow a bracket that no exact search would (and may decide
-    the question).
+    probes halfway from its proven ends (those of ``known`` where tighter: a
+    bracket proven elsewhere) towards 0: far from the value they are cheap, so
+    they narrow a bracket that no exact search would (and may decide the
+    question).
     """
     first = solver.made(state, node_limit=node_budget)
-    low, high = first.margin_bounds
+    low, high = max(first.margin_bounds[0], known[0]), min(first.margin_bounds[1], known[1])
     results = [first]
     if margin_budget > 0 and first.complete:
         results.append(solver.solve(state, node_limit=margin_budget, pv=False))
@@ -175,7 +177,7 @@ def ask_world(solver: Solver, states: Sequence[rules.PlayState], node_budget: in
             o = _narrowed(Outcome(made=None, low=sure.margin_bounds[0], high=sure.margin_bounds[1], nodes=sure.nodes,
                                   partner=sum(state.camps) > 1), low, high)
         else:
-            o = _narrowed(ask(solver, state, node_budget, margin_budget), low, high)
+            o = _narrowed(ask(solver, state, node_budget, margin_budget, (low, high)), low, high)
         for i, lo, hi in related:
             out[i] = _narrowed(out[i], o.low + lo / 2, o.high + hi / 2)
         out.append(o)
