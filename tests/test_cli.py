@@ -594,8 +594,12 @@ def test_the_command_s_resource_trackers_do_not_warn(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(sys, "warnoptions", [])
     monkeypatch.setattr(sys, "argv", ["tarot-solve", "--version"])
     monkeypatch.setattr(cli, "_as_command", False)
-    with pytest.raises(SystemExit):
-        cli.run()
+    sigterm = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit):
+            cli.run()
+    finally:
+        signal.signal(signal.SIGTERM, sigterm)  # (the command's own, which raises KeyboardInterrupt)
     flags = util._args_from_interpreter_flags()
     for module in ("multiprocessing.resource_tracker", "joblib.externals.loky.backend.resource_tracker"):
         assert f"-Wignore::UserWarning:{module}" in flags
