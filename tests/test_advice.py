@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from tarot_solver import Solver, advice, read_record, rules, sampling
 from tarot_solver.advice import Outcome, ask, margin_score, summarize, wilson
-from tarot_solver.cards import cards_of, mask_of, parse_cards, tokens
+from tarot_solver.cards import OUDLERS, cards_of, mask_of, parse_cards, tokens
 from tarot_solver.cli import main
 from tarot_solver.errors import RecordError, TarotError
 from tarot_solver.handcount import simple_discard
@@ -88,12 +88,11 @@ def _sans_and_contre(rng: random.Random, dog_oudlers: int, tricks_left: int) -> 
     """A random deal's garde sans and garde contre, with ``dog_oudlers`` oudlers in the dog,
     played alike by a random legal prefix to ``tricks_left`` tricks left (and some cards of
     the next trick)."""
-    oudlers = [56, 76, 77]  # the Petit, the 21, the Excuse
-    deck = [c for c in range(78) if c not in oudlers]
+    deck = [c for c in range(78) if c not in OUDLERS]
     rng.shuffle(deck)
-    chosen = rng.sample(oudlers, dog_oudlers)
+    chosen = rng.sample(OUDLERS, dog_oudlers)
     dog_cards = chosen + deck[:6 - dog_oudlers]
-    rest = [c for c in oudlers if c not in chosen] + deck[6 - dog_oudlers:]
+    rest = [c for c in OUDLERS if c not in chosen] + deck[6 - dog_oudlers:]
     rng.shuffle(rest)
     hands = [mask_of(rest[18 * i: 18 * (i + 1)]) for i in range(4)]
     taker, leader = rng.randrange(4), rng.randrange(4)
@@ -144,7 +143,6 @@ def test_a_world_s_related_questions_narrow_each_other_soundly() -> None:
     assert skipped and narrowed
 
 
-# Bid advice ----------------------------------------------------------------------------------
 # Bid advice ----------------------------------------------------------------------------------
 
 
