@@ -106,7 +106,8 @@ def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget:
     probes halfway from its proven ends (those of ``known`` where tighter: a
     bracket proven elsewhere) towards 0: far from the value they are cheap, so
     they narrow a bracket that no exact search would (and may decide the
-    question).
+    question).  The bracket returned lies within ``known``, and is decided where
+    that decides it.
     """
     first = solver.made(state, node_limit=node_budget)
     low, high = max(first.margin_bounds[0], known[0]), min(first.margin_bounds[1], known[1])
@@ -121,7 +122,8 @@ def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget:
         low, high = max(low, r.margin_bounds[0]), min(high, r.margin_bounds[1])
     # each end of the bracket comes from one search, whose verdict it carries
     made = next((r.made for r in results if r.made is not None), None)
-    return Outcome(made=made, low=low, high=high, nodes=sum(r.nodes for r in results), partner=sum(state.camps) > 1)
+    return _narrowed(Outcome(made=made, low=low, high=high, nodes=sum(r.nodes for r in results),
+                             partner=sum(state.camps) > 1), *known)
 
 
 def credit_shift(a: rules.PlayState, b: rules.PlayState) -> Optional[Tuple[int, int]]:
@@ -171,13 +173,9 @@ def ask_world(solver: Solver, states: Sequence[rules.PlayState], node_budget: in
         low, high = -math.inf, math.inf
         for i, lo, hi in related:
             low, high = max(low, out[i].low - hi / 2), min(high, out[i].high - lo / 2)
-        if related and (low >= 0 or high < 0):
-            # decided: no search, the position's sure bounds only (a shifted end may pass them)
-            sure = solver.made(state, node_limit=1)
-            o = _narrowed(Outcome(made=None, low=sure.margin_bounds[0], high=sure.margin_bounds[1], nodes=sure.nodes,
-                                  partner=sum(state.camps) > 1), low, high)
-        else:
-            o = _narrowed(ask(solver, state, node_budget, margin_budget, (low, high)), low, high)
+        # decided by the others: no search, the position's sure bounds only (a shifted end may pass them)
+        decided = low >= 0 or high < 0
+        o = ask(solver, state, 1 if decided else node_budget, 0 if decided else margin_budget, (low, high))
         for i, lo, hi in related:
             out[i] = _narrowed(out[i], o.low + lo / 2, o.high + hi / 2)
         out.append(o)
