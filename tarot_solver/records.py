@@ -52,12 +52,14 @@ def check_seat(value: Any, key: str, players: int) -> int:
     return value
 
 
-def _card_list(value: Any, key: str) -> List[int]:
-    """Cards of one key (a list of tokens, or one string of tokens), sorted."""
+def _card_list(value: Any, key: str, allow_duplicates: bool = False) -> List[int]:
+    """Cards of one key (a list of tokens, or one string of tokens), sorted; a card given
+    twice is an error unless ``allow_duplicates`` (the deal's keys: the deck check names
+    it with the cards missing)."""
     if not isinstance(value, (list, tuple, str)):
         raise RecordError(f"expected a list of card tokens, got {json_type(value)}", key=key)
     try:
-        return sorted(parse_cards(value))
+        return sorted(parse_cards(value, allow_duplicates=allow_duplicates))
     except TarotError as e:
         raise e.located(key=key)
 
@@ -137,8 +139,8 @@ class DealRecord:
             got = len(self.hands) if isinstance(self.hands, (list, tuple)) else json_type(self.hands)
             hint = f' (a deal of {got} hands says "players": {got})' if self.players is None and got in VARIANTS else ""
             raise RecordError(f"expected {n} hands, got {got}{hint}", key="hands")
-        self.hands = [_card_list(h, f"hands[{s}]") for s, h in enumerate(self.hands)]
-        self.dog = _card_list(self.dog, "dog")
+        self.hands = [_card_list(h, f"hands[{s}]", allow_duplicates=True) for s, h in enumerate(self.hands)]
+        self.dog = _card_list(self.dog, "dog", allow_duplicates=True)
         self._check_deck()
         for s, hand in enumerate(self.hands):
             if rules.is_petit_sec(mask_of(hand)):
@@ -193,7 +195,9 @@ class DealRecord:
         missing = [card_token(c) for c in range(NUM_CARDS) if c not in where]
         notes = [text for _, text in wrong]
         if duplicate:
-            notes.append(f"'{card_token(duplicate[0])}' is in both {duplicate[1]} and {duplicate[2]}")
+            card, first, second = card_token(duplicate[0]), duplicate[1], duplicate[2]
+            notes.append(f"'{card}' is twice in {first}" if first == second else
+                         f"'{card}' is in both {first} and {second}")
         if missing:
             notes.append("missing " + ", ".join(f"'{t}'" for t in missing[:6])
                          + (f" and {len(missing) - 6} more" if len(missing) > 6 else ""))

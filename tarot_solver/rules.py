@@ -108,6 +108,7 @@ class Trick:
     winner: int  # seat
 
     def seat_of(self, i: int, players: int) -> int:
+        """The seat that played ``cards[i]`` (the leader played ``cards[0]``)."""
         return (self.leader + i) % players
 
 
@@ -136,22 +137,27 @@ class PlayState:
 
     @property
     def players(self) -> int:
+        """The number of seats at the table (3, 4 or 5)."""
         return len(self.hands)
 
     @property
     def tricks_done(self) -> int:
+        """Completed tricks (the trick on the table, if any, is number ``tricks_done + 1``)."""
         return len(self.tricks)
 
     @property
     def total_tricks(self) -> int:
+        """The tricks of the whole deal (18 at four players)."""
         return self.tricks_done + count(self.hands[self.leader]) + (1 if self.trick else 0)
 
     @property
     def to_play(self) -> int:
+        """The seat on turn (``camps[to_play]``: whether it plays for the taker)."""
         return (self.leader + len(self.trick)) % self.players
 
     @property
     def over(self) -> bool:
+        """Whether every card has been played."""
         return not self.trick and not any(self.hands)
 
     def won_all(self, camp: bool) -> bool:
@@ -159,9 +165,11 @@ class PlayState:
         return all(self.camps[t.winner] == camp for t in self.tricks)
 
     def legal(self) -> int:
+        """The cards the seat on turn may play, as a card set (:func:`cards.cards_of` lists it)."""
         return legal_plays(self.hands[self.to_play], self.trick)
 
     def copy(self) -> "PlayState":
+        """An independent copy, to play on without changing this position."""
         return PlayState(
             hands=list(self.hands),
             camps=self.camps,
@@ -186,8 +194,11 @@ class PlayState:
             raise IllegalMoveError(f"card '{card_token(card)}' played after the end of the game",
                                    token=card_token(card))
         if not self.hands[seat] >> card & 1:
+            played_in = next((n for n, t in enumerate(self.tricks, 1) if card in t.cards),
+                             self.tricks_done + 1 if card in self.trick else None)
             raise IllegalMoveError(
-                f"seat {seat} does not hold '{card_token(card)}' (trick {self.tricks_done + 1})",
+                f"seat {seat} does not hold '{card_token(card)}' (trick {self.tricks_done + 1})"
+                + (f": it was played in trick {played_in}" if played_in else ""),
                 token=card_token(card),
             )
         if not self.legal() >> card & 1:

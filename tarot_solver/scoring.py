@@ -37,7 +37,10 @@ SLAM_POINTS = dict(zip(SLAM_OUTCOMES, (400, 200, -200, -200)))
 
 @dataclass(frozen=True)
 class ScoreResult:
-    """The score of one deal; ``taker`` and ``defender`` are per-player scores."""
+    """The score of one deal; ``taker`` and ``defender`` are per-player scores.
+
+    ``margin`` is in whole points, rounded as the FFT scale rounds it (-0.5 counts as -1,
+    +0.5 as +1); a solver's :attr:`SolveResult.margin` is the unrounded value."""
 
     made: bool
     margin: int  # signed whole points after the FFT rounding (>= 0 means made)

@@ -263,7 +263,10 @@ class Solver:
     (the GIL is released while the core searches) or per process.  Every request
     (:meth:`solve`, :meth:`made`, :meth:`at_least`) takes ``time_limit`` in
     seconds and ``node_limit`` in search nodes, None or 0 meaning no limit; one it
-    stops returns its proven bounds, ``complete`` false.
+    stops returns its proven bounds, ``complete`` false.  :attr:`status` (a
+    :class:`SearchStatus`; None until a request has its first bounds) holds what the
+    request in progress, or the last one, has proven: another thread may read it while the core
+    searches.  :attr:`last_stats` holds the last request's node and table counts.
     """
 
     def __init__(self, table_mb: int = DEFAULT_TABLE_MB) -> None:

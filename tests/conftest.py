@@ -124,7 +124,7 @@ def _bad_inputs() -> List[BadInput]:
     taker = game["taker"]
     add("unknown-token", lambda o: o["hands"][2].__setitem__(0, "ZZ"), "key 'hands[2]'", "unknown card 'ZZ'")
     add("duplicate-in-hand", lambda o: o["hands"][1].__setitem__(1, o["hands"][1][0]),
-        "key 'hands[1]'", f"duplicate card '{game['hands'][1][0]}'")
+        "key 'hands[1]'", f"'{game['hands'][1][0]}' is twice in hands[1]", f"missing '{game['hands'][1][1]}'")
     add("duplicate-across-hands", lambda o: o["hands"][3].__setitem__(0, o["hands"][0][0]),
         "key 'hands[3]'", f"'{game['hands'][0][0]}' is in both hands[0] and hands[3]",
         f"missing '{game['hands'][3][0]}'")

@@ -123,6 +123,17 @@ def test_play_rejects_cards_not_held_and_after_the_end() -> None:
         state.play(parse_card("KS"))
 
 
+def test_a_card_played_again_is_named_with_its_trick() -> None:
+    state = new_state(["KS 5H", "2S 6H", "3S 7H", "4S 8H"])
+    play(state, "KS 2S 3S 4S 5H")
+    with pytest.raises(IllegalMoveError, match=r"seat 1 does not hold '2S' \(trick 2\): it was played in trick 1$"):
+        state.play("2S")
+    with pytest.raises(IllegalMoveError, match=r"it was played in trick 2$"):
+        state.play("5H")  # on the table
+    with pytest.raises(IllegalMoveError, match=r"does not hold 'QS' \(trick 2\)$"):
+        state.play("QS")  # never dealt to anyone here
+
+
 # Trick winners -----------------------------------------------------------------
 
 
