@@ -57,7 +57,7 @@ def _for_this_cpu(portable: "types.ModuleType") -> "types.ModuleType":
 
 _core = _for_this_cpu(_core)
 
-from .cards import card_token, parse_card, parse_cards  # noqa: E402
+from .cards import card_token, cards_of, mask_of, parse_card, parse_cards, tokens  # noqa: E402
 from .errors import CardError, IllegalMoveError, RecordError, TarotError  # noqa: E402
 from .records import DealRecord, read_record, read_records  # noqa: E402
 from .rules import PlayState  # noqa: E402
@@ -68,6 +68,6 @@ from .variant import FIVE_PLAYERS, FOUR_PLAYERS, THREE_PLAYERS, Contract, Varian
 __all__ = [
     "CardError", "Contract", "DealRecord", "FIVE_PLAYERS", "FOUR_PLAYERS", "IllegalMoveError", "PlayState",
     "RecordError", "ScoreResult", "SearchStatus", "SolveResult", "Solver", "TarotError", "THREE_PLAYERS",
-    "Variant", "card_token", "parse_card", "parse_cards", "read_record", "read_records", "score", "solve_many",
-    "variant_for",
+    "Variant", "card_token", "cards_of", "mask_of", "parse_card", "parse_cards", "read_record", "read_records",
+    "score", "solve_many", "tokens", "variant_for",
 ]
