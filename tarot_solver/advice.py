@@ -115,8 +115,7 @@ def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget:
     if margin_budget > 0 and first.complete:
         results.append(solver.solve(state, node_limit=margin_budget, pv=False))
     elif margin_budget > 0:
-        # (at least one node each: a node limit of 0 would mean none)
-        results += [solver.at_least(state, round(end) / 2, node_limit=max(1, margin_budget // 5))
+        results += [solver.at_least(state, round(end) / 2, node_limit=margin_budget // 5)
                     for end in (low, high)]
     for r in results:
         low, high = max(low, r.margin_bounds[0]), min(high, r.margin_bounds[1])
@@ -175,7 +174,7 @@ def ask_world(solver: Solver, states: Sequence[rules.PlayState], node_budget: in
             low, high = max(low, out[i].low - hi / 2), min(high, out[i].high - lo / 2)
         # decided by the others: no search, the position's sure bounds only (a shifted end may pass them)
         decided = low >= 0 or high < 0
-        o = ask(solver, state, 1 if decided else node_budget, 0 if decided else margin_budget, (low, high))
+        o = ask(solver, state, 0 if decided else node_budget, 0 if decided else margin_budget, (low, high))
         for i, lo, hi in related:
             out[i] = _narrowed(out[i], o.low + lo / 2, o.high + hi / 2)
         out.append(o)

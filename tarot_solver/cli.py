@@ -1228,6 +1228,7 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
         _check_plot(plot)
     if time_limit is None:
         time_limit = 0.0 if nodes else ANALYZE_TIME_LIMIT
+    # --nodes 0 and --time-limit 0 mean no limit: the API's None (its 0 searches nothing)
     options = _history.AnalysisOptions(time_limit=time_limit or None, node_limit=nodes or None, table_mb=table_mb,
                                        first_trick=from_trick)
     summary = _history.Summary()

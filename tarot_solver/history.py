@@ -55,9 +55,9 @@ HalfBounds = Tuple[int, int]
 class AnalysisOptions:
     """The per-position budget and the solver's table size."""
 
-    #: seconds per solved position (None: no limit)
+    #: seconds per solved position (None: no limit; 0: no search, the positions keep their static bounds)
     time_limit: Optional[float] = None
-    #: search nodes per solved position (None: no limit); deterministic, unlike time
+    #: search nodes per solved position (None: no limit; 0: no search); deterministic, unlike time
     node_limit: Optional[int] = None
     table_mb: int = DEFAULT_TABLE_MB
     #: positions before this trick are not solved (their values keep trivial bounds)
@@ -235,13 +235,11 @@ def analyze_game(record: DealRecord, options: AnalysisOptions = AnalysisOptions(
             continue
         if i < first:
             continue
-        solved = solver.solve(position, time_limit=options.time_limit or None,
-                              node_limit=options.node_limit or None, pv=False)
+        solved = solver.solve(position, time_limit=options.time_limit, node_limit=options.node_limit, pv=False)
         values[i], values[i + 1] = narrow(_half_bounds(solved.margin_bounds), values[i + 1], taker_plays[i])
         if solved.complete and card_cost(values[i], values[i + 1], taker_plays[i])[0] > 0:
             # an error: a best card from a second solve, cheap now that the table is hot
-            line = solver.solve(position, time_limit=options.time_limit or None,
-                                node_limit=options.node_limit or None).pv
+            line = solver.solve(position, time_limit=options.time_limit, node_limit=options.node_limit).pv
             if line:
                 best[i] = line[0]
     settle(values, taker_plays, forced)
@@ -274,8 +272,8 @@ def _keeping_card(solver: Solver, position: PlayState, played: int, value: int, 
         if after.over:
             low = high = after.margin_hp()
         else:  # the taker keeps the value if it is at least it; a defender if it is at most it
-            r = solver.at_least(after, points(value if taker else value + 1), time_limit=options.time_limit or None,
-                                node_limit=options.node_limit or None)
+            r = solver.at_least(after, points(value if taker else value + 1), time_limit=options.time_limit,
+                                node_limit=options.node_limit)
             low, high = _half_bounds(r.margin_bounds)
         if (low >= value) if taker else (high <= value):
             return card

@@ -169,8 +169,7 @@ class ProofSearch:
         core = self._core
         v = core.value_if_over()
         if v is None:
-            v, ok = core.probe(self._beta - 1, self._beta, budget.cap(core.nodes + leaf_nodes),
-                               budget.deadline)
+            v, ok = budget.probe(core, self._beta, core.nodes + leaf_nodes)
             if not ok:
                 if budget.spent(core):
                     return False

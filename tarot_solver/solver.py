@@ -159,13 +159,14 @@ def _check_table_mb(table_mb: int) -> None:
 
 
 def _check_limits(time_limit: Optional[float], node_limit: Optional[int]) -> None:
+    """Refuse a limit that is neither None (no limit) nor a number from 0 (no search) up."""
     if node_limit is not None:
         integer("node_limit", node_limit)
         if node_limit < 0:
-            raise ValueError(f"node_limit must be positive (0 or None: no limit), not {node_limit}")
+            raise ValueError(f"node_limit must be 0 (no search) or more, or None (no limit), not {node_limit}")
     if time_limit is not None:
         if not duration("time_limit", time_limit) >= 0:
-            raise ValueError(f"time_limit must be positive (0 or None: no limit), not {time_limit}")
+            raise ValueError(f"time_limit must be 0 (no search) or more, or None (no limit), not {time_limit}")
 
 
 def _check_state(state: object) -> None:
@@ -189,23 +190,24 @@ def _check_state(state: object) -> None:
 
 
 class _Budget:
-    """Node and time limits shared by the probes of one request.  The solver's stop
-    time (:meth:`Solver.stop_after`) is the core's: it ends every probe, and is no
-    limit to share: where it is not reached, the probes are those without it."""
+    """Node and time limits shared by the probes of one request: None is no limit, and
+    a limit of 0 is spent before any search.  The solver's stop time
+    (:meth:`Solver.stop_after`) is the core's: it ends every probe, and is no limit to
+    share: where it is not reached, the probes are those without it."""
 
     def __init__(self, core: "_core.Core", time_limit: Optional[float], node_limit: Optional[int]) -> None:
         _check_limits(time_limit, node_limit)
         # a limit beyond what the core counts to is no limit (2**62 nodes: millennia)
-        self.node_limit = min(int(node_limit), _MAX_NODES) if node_limit else 0
-        self.deadline = core.now() + time_limit if time_limit else 0.0  # the core's clock; 0.0: never
+        self.node_limit = None if node_limit is None else min(int(node_limit), _MAX_NODES)
+        self.deadline = None if time_limit is None else core.now() + time_limit  # the core's clock
 
     @property
     def limited(self) -> bool:
-        return bool(self.node_limit or self.deadline)
+        return self.node_limit is not None or self.deadline is not None
 
     def cap(self, node_limit: int) -> int:
         """``node_limit``, or this budget's node limit where it comes first."""
-        return min(node_limit, self.node_limit) if self.node_limit else node_limit
+        return node_limit if self.node_limit is None else min(node_limit, self.node_limit)
 
     def until(self, node_limit: int) -> "_Budget":
         """This budget, ending at ``node_limit`` nodes if that comes first."""
@@ -214,21 +216,32 @@ class _Budget:
         return short
 
     def spent(self, core: "_core.Core") -> bool:
-        return bool((self.node_limit and core.nodes >= self.node_limit)
-                    or (self.deadline and core.now() >= self.deadline)
+        return bool((self.node_limit is not None and core.nodes >= self.node_limit)
+                    or (self.deadline is not None and core.now() >= self.deadline)
                     or (core.stop and core.now() >= core.stop))
 
     def part(self, core: "_core.Core", fraction: float) -> "_Budget":
         """A budget that ends once ``fraction`` of what remains of this one is
         spent (none when this one has no limit)."""
         part = _Budget(core, None, None)
-        if self.node_limit:
+        if self.node_limit is not None:
             share = max(1, int((self.node_limit - core.nodes) * fraction))
             part.node_limit = min(self.node_limit, core.nodes + share)  # (never past this budget's limit)
-        if self.deadline:
+        if self.deadline is not None:
             now = core.now()
             part.deadline = now + max(0.0, self.deadline - now) * fraction
         return part
+
+    def probe(self, core: "_core.Core", beta: int, node_limit: int = _MAX_NODES,
+              defence_moves: int = 0) -> Tuple[int, bool]:
+        """The core's fail-soft null-window probe of "value >= beta" within this
+        budget, ending at ``node_limit`` nodes if that comes first; (0, False)
+        without a node searched if the budget is spent (the core would look at
+        the clock only after 16,384 nodes, and takes a limit of 0 for none)."""
+        if self.spent(core):
+            return 0, False
+        return core.probe(beta - 1, beta, self.cap(node_limit), 0.0 if self.deadline is None else self.deadline,
+                          defence_moves)
 
 
 CoreArgs = Tuple[Sequence[int], Sequence[bool], int, Sequence[int], int, int, Tuple[bool, bool],
@@ -262,8 +275,10 @@ class Solver:
     the one in progress ends.  To search in parallel, use one solver per thread
     (the GIL is released while the core searches) or per process.  Every request
     (:meth:`solve`, :meth:`made`, :meth:`at_least`) takes ``time_limit`` in
-    seconds and ``node_limit`` in search nodes, None or 0 meaning no limit; one it
-    stops returns its proven bounds, ``complete`` false.  :attr:`status` (a
+    seconds and ``node_limit`` in search nodes, None meaning no limit; one it
+    stops returns its proven bounds, ``complete`` false.  A limit of 0 searches
+    nothing: the answer is the position's static bounds at once (a caller whose
+    budget has run out gets what is known, never an unbounded search).  :attr:`status` (a
     :class:`SearchStatus`; None until a request has its first bounds) holds what the
     request in progress, or the last one, has proven: another thread may read it while the core
     searches.  :attr:`last_stats` holds the last request's node and table counts.
@@ -361,17 +376,15 @@ class Solver:
         150 M on another).
         """
         core = self._core
-        if budget.spent(core):  # (the core would look at the clock only after 16,384 nodes)
-            return 0, False
         if not tree_ok:
-            return core.probe(beta - 1, beta, budget.node_limit, budget.deadline)
-        v, ok = core.probe(beta - 1, beta, budget.node_limit, budget.deadline, _DEFENCE_MOVES)
+            return budget.probe(core, beta)
+        v, ok = budget.probe(core, beta, defence_moves=_DEFENCE_MOVES)
         if not ok or v < beta:
             return v, ok
         share = _PLAIN_SHARE
         tree: Optional[ProofSearch] = None
         while True:
-            v, ok = core.probe(beta - 1, beta, budget.cap(core.nodes + share), budget.deadline)
+            v, ok = budget.probe(core, beta, core.nodes + share)
             if ok or budget.spent(core):
                 return v, ok
             if tree is None:
@@ -686,9 +699,9 @@ def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_card
     results in input order: :meth:`Solver.made` with ``made_only``, else
     :meth:`Solver.solve`.
 
-    The limits apply to each position (None or 0: none).  ``jobs`` worker processes (0: all cores;
-    1, the default, runs here) or a Dask ``scheduler`` (``tcp://HOST:PORT``) share
-    the work, each worker with one table of ``table_mb``.  Every position is
+    The limits apply to each position (None: none; 0: no search, its static
+    bounds).  ``jobs`` worker processes (0: all cores; 1, the default, runs here)
+    or a Dask ``scheduler`` (``tcp://HOST:PORT``) share the work, each worker with one table of ``table_mb``.  Every position is
     solved from a cleared table, so with complete solves or a node limit the
     results do not depend on the workers or on the order.  ``progress`` labels a
     counter on stderr, out of ``total`` positions when the caller knows about how

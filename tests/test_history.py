@@ -155,6 +155,36 @@ def test_bounds_respect_the_game_order_and_a_larger_budget(game: DealRecord,
             assert m.to_json()["cost"] is None and m.to_json()["cost_bounds"] == [m.cost[0] / 2, m.cost[1] / 2]
 
 
+@pytest.mark.parametrize("limits", [{"node_limit": 0}, {"time_limit": 0}])
+def test_a_per_position_limit_of_0_searches_nothing_and_proves_what_it_reports(
+        limits: Dict[str, Any], analyses: Dict[str, GameAnalysis]) -> None:
+    # the static bounds of each position, narrowed along the game: nothing searched, nothing guessed
+    searched: List[int] = []
+
+    class Counting(Solver):
+        """A solver that notes the nodes of each request."""
+
+        def solve(self, *args: Any, **kwargs: Any) -> Any:
+            result = super().solve(*args, **kwargs)
+            searched.append(result.nodes)
+            return result
+
+        def at_least(self, *args: Any, **kwargs: Any) -> Any:
+            result = super().at_least(*args, **kwargs)
+            searched.append(result.nodes)
+            return result
+
+    game = GAMES[0]
+    nothing = analyze_game(game, AnalysisOptions(**limits), Counting(16))
+    assert searched and set(searched) == {0}
+    large = analyses[game.id]
+    for (lo, hi), (exact_lo, exact_hi) in zip(nothing.values, large.values):
+        assert lo <= hi and max(lo, exact_lo) <= min(hi, exact_hi)
+    assert nothing.values[-1] == large.values[-1] and not nothing.complete
+    for m in nothing.mistakes:
+        assert m.cost[0] > 0 and any(x.index == m.index for x in large.mistakes)
+
+
 def test_an_exact_cost_has_a_best_card_that_keeps_the_value() -> None:
     # h02 at 100,000 nodes: the position before trick 7's 5C becomes exact only through
     # the order along the game (its own solve stopped), and its best card is then probed for
@@ -342,6 +372,18 @@ def test_analyze_lines_identical_with_one_or_two_workers(small_history: Path, tm
     assert (tmp_path / "out.jsonl").read_text(encoding="utf-8") == one.stdout
     games = [json.loads(line) for line in one.stdout.splitlines()]
     assert [(g["id"], g["line"]) for g in games] == [(f"h0{i}", i) for i in range(1, 7)]
+
+
+def test_analyze_nodes_0_and_time_limit_0_mean_no_limit(tmp_path: Path) -> None:
+    # as --help says; in the API a limit of 0 searches nothing
+    path = tmp_path / "one.jsonl"
+    path.write_text(HISTORY.read_text(encoding="utf-8").splitlines(True)[0], encoding="utf-8")
+    result = CliRunner().invoke(main, ["analyze", str(path), "--nodes", "0", "--time-limit", "0", "--from-trick", "13",
+                                       "-j", "1"])
+    assert result.exit_code == 0, result.output
+    unlimited = analyze_game(GAMES[0], AnalysisOptions(first_trick=13)).to_json(1)
+    assert json.loads(result.stdout) == unlimited
+    assert analyze_game(GAMES[0], AnalysisOptions(node_limit=0, first_trick=13)).to_json(1) != unlimited
 
 
 def test_bad_games_are_reported_and_skipped(tmp_path: Path) -> None:
@@ -738,7 +780,8 @@ def test_best_card_tokens_are_canonical(analyses: Dict[str, GameAnalysis]) -> No
 
 def test_analysis_options_are_checked_by_name() -> None:
     for kwargs, fragment in (({"first_trick": 0}, "first_trick must be a trick number"),
-                             ({"node_limit": -1}, "node_limit must be positive"),
+                             ({"node_limit": -1}, "node_limit must be 0 (no search) or more"),
+                             ({"time_limit": -1}, "time_limit must be 0 (no search) or more"),
                              ({"table_mb": 0}, "table_mb must be between")):
-        with pytest.raises(ValueError, match=fragment):
+        with pytest.raises(ValueError, match=re.escape(fragment)):
             history.AnalysisOptions(**kwargs)

@@ -5,7 +5,7 @@ minimax and the depth-first search, the core left where it was."""
 from __future__ import annotations
 
 import random
-from typing import Any, List, Tuple
+from typing import Any, List, Optional, Tuple
 
 from reference import minimax
 from test_solver import random_position
@@ -21,8 +21,8 @@ def loaded(st: PlayState, core: Core) -> Tuple[Any, ...]:
     return where(core)
 
 
-def budget(core: Core, node_limit: int = 0) -> Any:
-    """Until ``node_limit`` nodes of ``core`` (0: no limit)."""
+def budget(core: Core, node_limit: Optional[int] = None) -> Any:
+    """Until ``node_limit`` nodes of ``core`` (None: no limit)."""
     return solver_module._Budget(core, None, node_limit)
 
 

@@ -1807,11 +1807,17 @@ def test_the_core_refuses_fewer_than_three_hands() -> None:
     ({"node_limit": float("nan")}, TypeError, "node_limit must be an integer"),
     ({"node_limit": 1.5}, TypeError, "node_limit must be an integer"),
     ({"time_limit": "1"}, TypeError, "time_limit must be a number of seconds"),
-    ({"time_limit": float("nan")}, ValueError, "time_limit must be positive"),
+    ({"time_limit": float("nan")}, ValueError, "time_limit must be 0 (no search) or more, or None (no limit), not nan"),
+    ({"time_limit": -0.5}, ValueError, "time_limit must be 0 (no search) or more, or None (no limit), not -0.5"),
+    ({"node_limit": -1}, ValueError, "node_limit must be 0 (no search) or more, or None (no limit), not -1"),
 ])
 def test_limits_of_the_wrong_kind_are_refused_by_name(kwargs: Dict[str, Any], error: Any, fragment: str) -> None:
-    with pytest.raises(error, match=fragment):
-        Solver(16).solve(_endgame(), **kwargs)
+    for ask in (lambda s: s.solve(_endgame(), **kwargs), lambda s: s.made(_endgame(), **kwargs),
+                lambda s: s.at_least(_endgame(), 3, **kwargs)):
+        with pytest.raises(error, match=re.escape(fragment)):
+            ask(Solver(16))
+    with pytest.raises(error, match=re.escape(fragment)):
+        solver_module.solve_many([_endgame()], **kwargs)
     with pytest.raises(TypeError, match="table_mb must be an integer"):
         Solver(1.5)  # type: ignore[arg-type]
     for margin in (float("nan"), float("inf"), 0.25):
@@ -1834,3 +1840,72 @@ def test_a_node_limit_of_exactly_the_search_answers_and_bounds_that_meet_give_th
     solver.clear()
     r = solver.at_least(_endgame(5), 7, node_limit=1)
     assert r.complete is False and r.margin_bounds[0] >= 0 and r.made is True and r.margin is None
+
+
+# Limits of 0 and None ---------------------------------------------------------------------
+
+
+def _static_bounds(state: PlayState) -> Tuple[float, float]:
+    """The bounds the core knows of ``state`` without a search, in points."""
+    core = Core(1 << 20)
+    core.set_position(*position_args(state), deal_tricks=state.variant.tricks)
+    lo, hi = core.bounds()
+    return lo / 2, hi / 2
+
+
+@pytest.mark.parametrize("limits", [{"node_limit": 0}, {"time_limit": 0}, {"time_limit": 0.0, "node_limit": 10 ** 9},
+                                    {"node_limit": 0, "time_limit": 3600}])
+def test_a_limit_of_0_searches_nothing_and_answers_with_the_static_bounds(limits: Dict[str, Any]) -> None:
+    # a bot whose budget has run out gets what is known at once, never an unbounded search
+    st = _endgame(0)
+    lo, hi = _static_bounds(st)
+    exact = Solver(16).solve(st, pv=False).margin
+    assert lo < 0 <= hi and lo < exact < hi  # (nothing decided without a search)
+    solver = Solver(16)
+    r = solver.solve(st, **limits)
+    assert (r.margin, r.margin_bounds, r.complete, r.made, r.pv, r.nodes) == (None, (lo, hi), False, None, [], 0)
+    assert solver.status is not None and solver.status.bounds == (lo, hi)
+    for asked in (solver.made(st, **limits), solver.at_least(st, lo + 0.5, **limits)):
+        assert (asked.margin_bounds, asked.complete, asked.made, asked.nodes) == ((lo, hi), False, None, 0)
+    # a question the static bounds answer needs no search: answered
+    above = solver.at_least(st, hi + 0.5, **limits)
+    assert (above.margin_bounds, above.complete, above.nodes) == ((lo, hi), True, 0)
+    every = solver.solve(st, all_cards=True, **limits)
+    assert every.cards is not None and every.nodes == 0 and not every.complete
+    assert lo <= every.margin_bounds[0] <= exact <= every.margin_bounds[1] <= hi
+    assert all(not c.complete for c in every.cards.values())
+    many = list(solver_module.solve_many([st, _endgame(1)], jobs=1, **limits))
+    assert [(m.nodes, m.margin_bounds) for m in many] == [(0, (lo, hi)), (0, _static_bounds(_endgame(1)))]
+
+
+def test_a_limit_of_0_answers_where_the_static_bounds_meet_or_the_game_is_over() -> None:
+    # complete only then, and with no line: its search would need nodes
+    st = _endgame(2)
+    while st.tricks_done < st.total_tricks - 1 or st.trick:
+        st.play(cards.cards_of(st.legal())[0])
+    lo, hi = _static_bounds(st)
+    assert lo == hi  # (the last trick: every card is forced)
+    for limits in ({"node_limit": 0}, {"time_limit": 0}):
+        r = Solver(16).solve(st, **limits)
+        assert (r.margin, r.complete, r.made, r.pv, r.taker_points, r.nodes) == (lo, True, lo >= 0, [], None, 0)
+    from conftest import EXAMPLES
+    from tarot_solver.records import read_record
+
+    final = read_record(EXAMPLES / "game.json").final_state()
+    for r in (Solver(16).solve(final, node_limit=0), Solver(16).made(final, time_limit=0)):
+        assert (r.margin, r.complete, r.nodes) == (23.0, True, 0)
+
+
+def test_a_limit_of_none_is_no_limit() -> None:
+    st = _endgame(3)
+    solver = Solver(16)
+    want = solver.solve(st)
+    assert want.complete
+    for limits in ({"node_limit": None}, {"time_limit": None}, {"node_limit": None, "time_limit": None}):
+        solver.clear()
+        got = solver.solve(st, **limits)
+        assert dataclasses.replace(got, seconds=0.0) == dataclasses.replace(want, seconds=0.0)
+        solver.clear()
+        assert solver.made(st, **limits).complete
+    many = next(solver_module.solve_many([st], node_limit=None, time_limit=None, jobs=1))
+    assert (many.margin, many.pv, many.nodes) == (want.margin, want.pv, want.nodes)
