@@ -218,7 +218,7 @@ def analyze_game(record: DealRecord, options: AnalysisOptions = AnalysisOptions(
     for card in played:
         positions.append(state.copy())
         state.play(card)
-    taker_plays = [p.camps[p.to_play] for p in positions]
+    taker_plays = [p.taker_to_play for p in positions]
 
     if solver is None:
         solver = worker_solver(options.table_mb)

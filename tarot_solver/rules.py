@@ -152,8 +152,14 @@ class PlayState:
 
     @property
     def to_play(self) -> int:
-        """The seat on turn (``camps[to_play]``: whether it plays for the taker)."""
+        """The seat on turn (:attr:`taker_to_play`: whether it plays for the taker)."""
         return (self.leader + len(self.trick)) % self.players
+
+    @property
+    def taker_to_play(self) -> bool:
+        """Whether the seat on turn plays for the taker's camp (``camps[to_play]``): it wants
+        the margin as high as it can be, the defence as low."""
+        return self.camps[self.to_play]
 
     @property
     def over(self) -> bool:

@@ -570,3 +570,16 @@ def test_play_takes_a_token_and_refuses_what_is_not_a_card() -> None:
     for bad in ("ZZ", 100, -1):
         with pytest.raises(CardError):
             st.play(bad)
+
+
+# The camp of the seat on turn ---------------------------------------------------
+
+
+def test_taker_to_play_is_the_camp_of_the_seat_on_turn() -> None:
+    state = new_state(["KS 2H", "2S 3H", "3S 4H", "4S 5H"], taker=2, leader=1)
+    seen = []
+    for card in parse_cards("2S 3S 4S KS  2H 3H 4H 5H"):
+        assert state.taker_to_play == state.camps[state.to_play]
+        seen.append(state.taker_to_play)
+        state.play(card)
+    assert seen == [False, True, False, False, False, False, True, False]
