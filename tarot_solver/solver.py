@@ -99,6 +99,15 @@ class SolveResult:
     the bounds straddle 0.  ``pv``, ``taker_points`` and ``oudlers`` come from
     the principal variation: empty and None if a limit stopped its search after
     the margin was proven (``complete`` is still true).
+
+    ``cards`` (``solve(..., all_cards=True)``) maps each legal card of the seat on
+    turn to its result (its ``margin_bounds`` where a limit left it inexact), and
+    ``best`` lists, in card order, the cards proven optimal for that seat: each
+    one's proven worst is at least every other card's proven best, so its value is
+    the position's.  Once ``complete``, those are all the cards worth the
+    position's value; under a limit, only those the bounds prove (none where they
+    leave the choice open; the only legal card is always one).  Both are None
+    without ``all_cards``.
     """
 
     margin: Optional[float]
@@ -111,6 +120,7 @@ class SolveResult:
     nodes: int = 0
     seconds: float = 0.0
     cards: Optional[Dict[int, "SolveResult"]] = None
+    best: Optional[Tuple[int, ...]] = None
 
 
 @dataclass(frozen=True)
@@ -145,6 +155,15 @@ def _finished(state: PlayState) -> SolveResult:
     margin = state.margin_hp() / 2
     return SolveResult(margin=margin, margin_bounds=(margin, margin), complete=True, made=margin >= 0,
                        taker_points=state.taker_hp / 2, oudlers=state.taker_oudlers())
+
+
+def _proven_best(cards: Dict[int, SolveResult], maximizing: bool) -> Tuple[int, ...]:
+    """The cards whose proven worst for the side on turn is at least every other card's
+    proven best: those proven to be worth the position's value, in card order."""
+    sign = 1 if maximizing else -1
+    worst = {c: min(sign * b for b in r.margin_bounds) for c, r in cards.items()}
+    best = {c: max(sign * b for b in r.margin_bounds) for c, r in cards.items()}
+    return tuple(sorted(c for c in cards if all(worst[c] >= best[d] for d in cards if d != c)))
 
 
 def _decided(lo: int, hi: int) -> Optional[bool]:
@@ -611,7 +630,8 @@ class Solver:
         """Exact double-dummy margin from ``state`` (the position after its plays).
 
         With ``all_cards`` the result's ``cards`` maps every legal card of the
-        player on turn to the result after playing it; the position's own
+        player on turn to the result after playing it, and ``best`` lists those
+        proven optimal (:class:`SolveResult`); the position's own
         bounds are then those of its best card, with no search of their own
         (exact values of every card on 20 positions with 12 tricks left:
         2,250 M nodes against 2,746 M with the position searched first).
@@ -621,7 +641,7 @@ class Solver:
         """
         _check_state(state)
         if state.over:
-            return replace(_finished(state), cards={} if all_cards else None)
+            return replace(_finished(state), cards={} if all_cards else None, best=() if all_cards else None)
         start = time.perf_counter()
         self._load(state)
         budget = _Budget(self._core, time_limit, node_limit)
@@ -651,6 +671,7 @@ class Solver:
             nodes=self._core.nodes,
             seconds=time.perf_counter() - start,
             cards=cards,
+            best=None if cards is None else _proven_best(cards, state.taker_to_play),
         )
 
 

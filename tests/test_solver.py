@@ -1871,7 +1871,7 @@ def test_a_limit_of_0_searches_nothing_and_answers_with_the_static_bounds(limits
     above = solver.at_least(st, hi + 0.5, **limits)
     assert (above.margin_bounds, above.complete, above.nodes) == ((lo, hi), True, 0)
     every = solver.solve(st, all_cards=True, **limits)
-    assert every.cards is not None and every.nodes == 0 and not every.complete
+    assert every.cards is not None and every.nodes == 0 and not every.complete and every.best == ()
     assert lo <= every.margin_bounds[0] <= exact <= every.margin_bounds[1] <= hi
     assert all(not c.complete for c in every.cards.values())
     many = list(solver_module.solve_many([st, _endgame(1)], jobs=1, **limits))
@@ -1888,6 +1888,9 @@ def test_a_limit_of_0_answers_where_the_static_bounds_meet_or_the_game_is_over()
     for limits in ({"node_limit": 0}, {"time_limit": 0}):
         r = Solver(16).solve(st, **limits)
         assert (r.margin, r.complete, r.made, r.pv, r.taker_points, r.nodes) == (lo, True, lo >= 0, [], None, 0)
+        only = cards.cards_of(st.legal())
+        every = Solver(16).solve(st, all_cards=True, **limits)
+        assert len(only) == 1 and every.best == tuple(only)  # (the only card is the best, search or not)
     from conftest import EXAMPLES
     from tarot_solver.records import read_record
 
@@ -1909,3 +1912,42 @@ def test_a_limit_of_none_is_no_limit() -> None:
         assert solver.made(st, **limits).complete
     many = next(solver_module.solve_many([st], node_limit=None, time_limit=None, jobs=1))
     assert (many.margin, many.pv, many.nodes) == (want.margin, want.pv, want.nodes)
+
+
+# The best cards of an all-cards result ---------------------------------------------------------
+
+
+def test_best_holds_the_cards_proven_optimal_and_all_of_them_once_complete() -> None:
+    rng = random.Random(41)
+    exact, limited = Solver(64), Solver(16)
+    proven = 0
+    for _ in range(8):
+        st = random_position(rng, rng.choice((6, 7, 8)))
+        values = {c: r.margin for c, r in exact.solve(st, all_cards=True, pv=False).cards.items()}  # type: ignore[union-attr]
+        value = (max if st.taker_to_play else min)(values.values())
+        optimal = {c for c, v in values.items() if v == value}
+        assert exact.solve(st, all_cards=True).best == tuple(sorted(optimal))
+        for node_limit in (0, 1_000, 10_000, 100_000):
+            limited.clear()
+            r = limited.solve(st, all_cards=True, node_limit=node_limit, pv=False)
+            assert r.best is not None and set(r.best) <= optimal, node_limit
+            assert list(r.best) == sorted(r.best)
+            if r.complete:
+                assert set(r.best) == optimal
+            proven += 0 < len(r.best) < len(optimal) or (bool(r.best) and not r.complete)
+    assert proven  # (some cards proven optimal before every card's value is known)
+    assert exact.solve(st).best is None and exact.made(st).best is None  # (without all_cards: no cards, no best)
+
+
+def test_best_is_judged_by_bounds_for_the_seat_on_turn() -> None:
+    def result(*bounds: Tuple[float, float]) -> Dict[int, solver_module.SolveResult]:
+        return {c: solver_module.SolveResult(lo if lo == hi else None, (lo, hi), lo == hi, None)
+                for c, (lo, hi) in enumerate(bounds)}
+
+    # the taker: a card whose worst beats every other card's best, ties included
+    assert solver_module._proven_best(result((4, 9), (-3, 4), (0, 2)), True) == (0,)
+    assert solver_module._proven_best(result((4, 4), (4, 4), (0, 4)), True) == (0, 1)
+    assert solver_module._proven_best(result((4, 9), (-3, 5)), True) == ()
+    # a defender: the same, the other way
+    assert solver_module._proven_best(result((4, 9), (-3, 4), (5, 6)), False) == (1,)
+    assert solver_module._proven_best(result((2, 2)), False) == (0,)
