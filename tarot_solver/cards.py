@@ -218,6 +218,21 @@ def tokens(cards: Iterable[int]) -> List[str]:
     return [card_token(c) for c in cards]
 
 
+def shown_tokens(cards: Iterable[object]) -> List[object]:
+    """The tokens of ``cards``, in the order given, for a repr: what is not a card number
+    stays as it is, so that the repr of a position built wrong still shows it."""
+    return [_CANON[int(c)] if isinstance(c, numbers.Integral) and not isinstance(c, bool) and 0 <= int(c) < NUM_CARDS
+            else c for c in cards]
+
+
+def shown_set(cards: object) -> object:
+    """A card set as its tokens in canonical order, in one string, for a repr (what is not
+    a card set stays as it is)."""
+    if isinstance(cards, int) and not isinstance(cards, bool) and 0 <= cards < 1 << NUM_CARDS:
+        return " ".join(sorted_tokens(cards))
+    return cards
+
+
 def sorted_tokens(cards: Union[int, Iterable[int]]) -> List[str]:
     """Canonical tokens in canonical order (spades, hearts, diamonds, clubs, trumps, Excuse)."""
     if isinstance(cards, int):

@@ -35,7 +35,10 @@ from .cards import (
     is_oudler,
     mask_of,
     parse_card,
+    points,
     rank_of,
+    shown_set,
+    shown_tokens,
     suit_mask,
     suit_of,
 )
@@ -99,7 +102,7 @@ def trick_winner(trick: Sequence[int], *, excuse_slam_lead: bool = False) -> int
     return best_i
 
 
-@dataclass
+@dataclass(repr=False)
 class Trick:
     """A completed trick."""
 
@@ -111,8 +114,12 @@ class Trick:
         """The seat that played ``cards[i]`` (the leader played ``cards[0]``)."""
         return (self.leader + i) % players
 
+    def __repr__(self) -> str:
+        """The trick with its cards as tokens: ``Trick(leader=3, cards=['KS', '5S', 'T3', '2S'], winner=1)``."""
+        return f"Trick(leader={self.leader!r}, cards={shown_tokens(self.cards)!r}, winner={self.winner!r})"
 
-@dataclass
+
+@dataclass(repr=False)
 class PlayState:
     """The card play of one deal, from the first lead to the end.
 
@@ -173,6 +180,16 @@ class PlayState:
     def legal(self) -> int:
         """The cards the seat on turn may play, as a card set (:func:`cards.cards_of` lists it)."""
         return legal_plays(self.hands[self.to_play], self.trick)
+
+    def __repr__(self) -> str:
+        """The position in card tokens: the seat on turn, the seats of the taker's camp, the
+        trick on the table, each hand, the tricks done, the points so far (those of the
+        dog or discard included) and the oudlers the taker's camp holds for the count."""
+        return (f"PlayState(to_play={self.to_play}, taker_camp={[s for s, c in enumerate(self.camps) if c]},"
+                f" trick={shown_tokens(self.trick)!r}, hands={[shown_set(h) for h in self.hands]!r},"
+                f" tricks_done={self.tricks_done}, taker_points={points(self.taker_hp)!r},"
+                f" defence_points={points(self.defence_hp)!r},"
+                f" taker_oudlers={[card_token(c) for c in OUDLERS if self.oudler_camp.get(c) is True]!r})")
 
     def copy(self) -> "PlayState":
         """An independent copy, to play on without changing this position."""

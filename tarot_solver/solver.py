@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, cast
 
 from . import _core
-from .cards import OUDLERS
+from .cards import OUDLERS, card_token, shown_tokens
 from .errors import duration, integer
 from .parallel import map_ordered
 from .proofsearch import LEAF_NODES, ProofSearch
@@ -88,7 +88,7 @@ _LEAF_SHARE = 10
 _MAX_NODES = 1 << 62
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SolveResult:
     """Outcome of a double-dummy solve from one position.
 
@@ -121,6 +121,21 @@ class SolveResult:
     seconds: float = 0.0
     cards: Optional[Dict[int, "SolveResult"]] = None
     best: Optional[Tuple[int, ...]] = None
+
+    def __repr__(self) -> str:
+        """The outcome in card tokens: the margin (its proven bounds when it is None),
+        ``made``, ``complete``, the line and the nodes; with ``cards``, each card's margin
+        (its bounds where inexact) and the best cards.  The other fields are left out."""
+        shown = [f"margin={self.margin!r}"]
+        if self.margin is None:
+            shown.append(f"margin_bounds={self.margin_bounds!r}")
+        shown += [f"made={self.made!r}", f"complete={self.complete!r}", f"pv={shown_tokens(self.pv)!r}",
+                  f"nodes={self.nodes!r}"]
+        if self.cards is not None:
+            values = {card_token(c): r.margin_bounds if r.margin is None else r.margin
+                      for c, r in sorted(self.cards.items())}
+            shown += [f"cards={values!r}", f"best={shown_tokens(self.best or ())!r}"]
+        return f"SolveResult({', '.join(shown)})"
 
 
 @dataclass(frozen=True)

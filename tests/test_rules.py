@@ -31,6 +31,7 @@ from tarot_solver.cards import (
 from tarot_solver.errors import IllegalMoveError, RecordError
 from tarot_solver.rules import (
     PlayState,
+    Trick,
     bidding_result,
     check_discard,
     discardable,
@@ -583,3 +584,21 @@ def test_taker_to_play_is_the_camp_of_the_seat_on_turn() -> None:
         seen.append(state.taker_to_play)
         state.play(card)
     assert seen == [False, True, False, False, False, False, True, False]
+
+
+# Reprs --------------------------------------------------------------------------
+
+
+def test_reprs_show_tokens_and_equality_is_unchanged() -> None:
+    trick = Trick(3, parse_cards("KS 5S T3 2S"), 1)
+    assert repr(trick) == "Trick(leader=3, cards=['KS', '5S', 'T3', '2S'], winner=1)"
+    assert trick == Trick(3, parse_cards("KS 5S T3 2S"), 1) and trick != Trick(3, parse_cards("KS 5S T3 2S"), 0)
+    state = play(new_state(["KS 2H T21", "2S 3H EX", "3S 4H 7D", "4S 5H 8D"]), "KS 2S 3S 4S  2H")
+    assert repr(state) == ("PlayState(to_play=1, taker_camp=[0], trick=['2H'], hands=['T21', '3H EX', '4H 7D',"
+                           " '5H 8D'], tricks_done=1, taker_points=6, defence_points=0, taker_oudlers=[])")
+    assert repr(state.tricks[0]) == "Trick(leader=0, cards=['KS', '2S', '3S', '4S'], winner=0)"
+    assert state == state.copy() and state != play(state.copy(), "3H") and str(state) == repr(state)
+    # a position built wrong still shows what it holds
+    wrong = PlayState(hands=[[1, 2], -1], camps=(True, False), leader=0, trick=[200, 13])  # type: ignore[list-item]
+    assert "hands=[[1, 2], -1]" in repr(wrong) and "trick=[200, 'KS']" in repr(wrong)
+    assert repr(Trick(0, [], 0)) == "Trick(leader=0, cards=[], winner=0)"

@@ -1951,3 +1951,19 @@ def test_best_is_judged_by_bounds_for_the_seat_on_turn() -> None:
     # a defender: the same, the other way
     assert solver_module._proven_best(result((4, 9), (-3, 4), (5, 6)), False) == (1,)
     assert solver_module._proven_best(result((2, 2)), False) == (0,)
+
+
+# Readable results ----------------------------------------------------------------------------
+
+
+def test_a_result_s_repr_shows_tokens_and_its_equality_is_the_fields() -> None:
+    SolveResult = solver_module.SolveResult
+    exact = SolveResult(30.0, (30.0, 30.0), True, True, 40.0, 2, [cards.parse_card(t) for t in ("KD", "2D")], 1234)
+    assert repr(exact) == "SolveResult(margin=30.0, made=True, complete=True, pv=['KD', '2D'], nodes=1234)"
+    bounded = SolveResult(None, (-12.0, 32.0), False, None, nodes=10 ** 6, cards={
+        cards.parse_card("T20"): SolveResult(-14.0, (-14.0, -14.0), True, False),
+        cards.parse_card("QS"): SolveResult(None, (0.0, 20.0), False, None)}, best=(cards.parse_card("T20"),))
+    assert repr(bounded) == ("SolveResult(margin=None, margin_bounds=(-12.0, 32.0), made=None, complete=False,"
+                             " pv=[], nodes=1000000, cards={'QS': (0.0, 20.0), 'T20': -14.0}, best=['T20'])")
+    assert exact == dataclasses.replace(exact) and exact != dataclasses.replace(exact, nodes=1)
+    assert str(exact) == repr(exact)
