@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import rules
+from .rules import check_seat
 from .cards import NUM_CARDS, card_token, mask_of, parse_cards, split_tokens, tokens
 from .errors import RecordError, TarotError, spelled
 from .scoring import ScoreResult, score, slam_outcome
@@ -41,15 +42,6 @@ PASS = "pass"
 
 Poignee = Tuple[int, List[int]]
 PathLike = Union[str, "os.PathLike[str]"]
-
-
-def check_seat(value: Any, key: str, players: int) -> int:
-    """Return ``value`` if it is a seat (an int in 0..players-1); raise :class:`RecordError` naming it."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
-        shown = spelled(value, quoted=True)
-        raise RecordError(f"bad seat '{shown}': seats are integers 0..{players - 1}",
-                          key=key, token=shown)
-    return value
 
 
 def _card_list(value: Any, key: str, allow_duplicates: bool = False) -> List[int]:

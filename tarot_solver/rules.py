@@ -18,16 +18,18 @@ core is checked against it.  Rulings (see docs/rules.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple, Type, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Type, Union
 
 from .cards import (
     EXCUSE,
     HALF_POINTS,
     OUDLERS,
     PETIT,
+    TOTAL_HALF_POINTS,
     TRUMP_BASE,
     TRUMPS,
     TRUMPS_MASK,
+    CardsLike,
     card_token,
     cards_of,
     count,
@@ -35,6 +37,7 @@ from .cards import (
     is_oudler,
     mask_of,
     parse_card,
+    parse_cards,
     points,
     rank_of,
     shown_set,
@@ -42,8 +45,8 @@ from .cards import (
     suit_mask,
     suit_of,
 )
-from .errors import IllegalMoveError, RecordError, TarotError
-from .variant import FOUR_PLAYERS, Contract, Variant
+from .errors import IllegalMoveError, RecordError, TarotError, integer, spelled
+from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant
 
 EXCUSE_BIT = 1 << EXCUSE
 
@@ -104,7 +107,8 @@ def trick_winner(trick: Sequence[int], *, excuse_slam_lead: bool = False) -> int
 
 @dataclass(repr=False)
 class Trick:
-    """A completed trick."""
+    """A completed trick (its ``cards`` empty for one played before a position that
+    :func:`midgame_state` built: only its winner is known)."""
 
     leader: int
     cards: List[int]
@@ -302,6 +306,15 @@ class PlayState:
 # Setting up a deal -------------------------------------------------------------
 
 
+def check_seat(value: Any, key: str, players: int) -> int:
+    """Return ``value`` if it is a seat (an int in 0..players-1); raise :class:`RecordError` naming it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        shown = spelled(value, quoted=True)
+        raise RecordError(f"bad seat '{shown}': seats are integers 0..{players - 1}",
+                          key=key, token=shown)
+    return value
+
+
 def discardable(hand: int) -> int:
     """Cards that may ever be discarded: no king, no oudler."""
     return mask_of(c for c in cards_of(hand) if not is_king(c) and not is_oudler(c))
@@ -478,3 +491,101 @@ def opening_state(
     for c in cards_of(aside):
         state._credit(contract.dog_to_taker, c, HALF_POINTS[c])
     return state
+
+
+def _card_set(cards: Union[int, CardsLike], key: str) -> int:
+    """A card set given as one (an int), or as cards (tokens or numbers); errors name ``key``."""
+    try:
+        if isinstance(cards, int):
+            integer(key, cards, "a card set or cards")  # (a bool is neither)
+            cards_of(cards)  # (raises for what is not a card set)
+            return cards
+        return mask_of(parse_cards(cards, name=key))
+    except TarotError as e:
+        raise e.located(key=key)
+
+
+def midgame_state(
+    hands: Sequence[Union[int, CardsLike]],
+    taker: int,
+    leader: int,
+    *,
+    trick: CardsLike = (),
+    taker_hp: int,
+    taker_oudlers: CardsLike,
+    taker_tricks: int,
+    partner: Optional[int] = None,
+) -> PlayState:
+    """The position a player at the table knows in the middle of a deal, without its history.
+
+    ``hands``: each seat's cards now (a card set, or tokens or numbers; their number is
+    the table's size); ``trick``: the cards on the table, in order, led by ``leader`` (the
+    seat on lead when it is empty).  What the taker's camp has so far: ``taker_hp``, its
+    half-points (the dog or discard included where it goes to it); ``taker_oudlers``, the
+    oudlers it holds for the count; ``taker_tricks``, the tricks it has won (the Excuse led
+    to the last trick by a camp that has won every trick wins it).  The defence has the
+    rest of the cards gone.  ``partner``: the taker's called partner at five players (None:
+    he plays alone).  The tricks played are there with their winners' camps but no cards
+    (``Trick.cards`` empty).  Raises :class:`RecordError` naming the argument at fault
+    (:class:`CardError` for a token that is no card), TypeError for a value of another type.
+    """
+    if isinstance(hands, str):
+        raise TypeError("hands must be a sequence with one hand per seat, not a string")
+    n = len(hands)
+    if n not in VARIANTS:
+        raise RecordError(f"{n} hands: a table has 3, 4 or 5 players", key="hands")
+    variant = VARIANTS[n]
+    check_seat(taker, "taker", n)
+    check_seat(leader, "leader", n)
+    if partner is not None:
+        if not variant.partner_share:
+            raise RecordError(f"no partner at {n} players (only at five)", key="partner")
+        if check_seat(partner, "partner", n) == taker:
+            raise RecordError(f"the partner is another seat than the taker ({taker})", key="partner")
+    masks = [_card_set(h, f"hands[{s}]") for s, h in enumerate(hands)]
+    try:
+        table = parse_cards(trick, name="trick")
+    except TarotError as e:
+        raise e.located(key="trick")
+    if len(table) >= n:
+        raise RecordError(f"{len(table)} cards on the table: a trick in progress holds fewer than {n}", key="trick")
+    where: Dict[int, str] = {}
+    for key, cards in [(f"hands[{s}]", cards_of(m)) for s, m in enumerate(masks)] + [("trick", table)]:
+        for c in cards:
+            if c in where:
+                raise RecordError(f"'{card_token(c)}' is in {where[c]} and in {key}", key=key, token=card_token(c))
+            where[c] = key
+    sizes = [count(m) for m in masks]
+    for i in range(len(table)):
+        sizes[(leader + i) % n] += 1
+    if len(set(sizes)) != 1:
+        raise RecordError(f"hands of {', '.join(str(count(m)) for m in masks)} cards with {len(table)} on the table"
+                          f" (led by seat {leader}): every seat holds as many, less the card it played to the trick",
+                          key="hands")
+    done = variant.tricks - sizes[0]
+    if done < 0:
+        raise RecordError(f"hands of {sizes[0]} cards: a deal at {n} players has {variant.tricks} tricks", key="hands")
+    if not sizes[0]:
+        raise RecordError("the hands are empty: no card is left to play", key="hands")
+    gone_hp = TOTAL_HALF_POINTS - sum(HALF_POINTS[c] for c in where)
+    taker_hp = integer("taker_hp", taker_hp)
+    if not 0 <= taker_hp <= gone_hp:
+        raise RecordError(f"taker_hp {taker_hp} is not within 0..{gone_hp}, the half-points of the cards gone",
+                          key="taker_hp", token=str(taker_hp))
+    held = _card_set(taker_oudlers, "taker_oudlers")
+    for c in cards_of(held):
+        if not is_oudler(c):
+            raise RecordError(f"'{card_token(c)}' is not an oudler (T1, T21, EX)", key="taker_oudlers",
+                              token=card_token(c))
+        if c in where:
+            raise RecordError(f"'{card_token(c)}' is still in {where[c]}", key="taker_oudlers", token=card_token(c))
+    taker_tricks = integer("taker_tricks", taker_tricks)
+    if not 0 <= taker_tricks <= done:
+        raise RecordError(f"taker_tricks {taker_tricks}: {done} tricks have been played", key="taker_tricks",
+                          token=str(taker_tricks))
+    camps = variant.camps(taker, partner)
+    defender = camps.index(False)
+    winners = [taker] * taker_tricks + [defender] * (done - taker_tricks)
+    return PlayState(hands=masks, camps=camps, leader=leader, variant=variant, trick=table,
+                     tricks=[Trick(s, [], s) for s in winners], taker_hp=taker_hp, defence_hp=gone_hp - taker_hp,
+                     oudler_camp={c: bool(held >> c & 1) for c in OUDLERS if c not in where})

@@ -6,7 +6,8 @@ Hands and tricks are written as card tokens; each case names the rule it checks.
 from __future__ import annotations
 
 import random
-from typing import List, Optional, Sequence
+import re
+from typing import Any, Dict, List, Optional, Sequence
 
 import pytest
 
@@ -28,7 +29,7 @@ from tarot_solver.cards import (
     suit_mask,
     suit_of,
 )
-from tarot_solver.errors import IllegalMoveError, RecordError
+from tarot_solver.errors import CardError, IllegalMoveError, RecordError
 from tarot_solver.rules import (
     PlayState,
     Trick,
@@ -37,6 +38,7 @@ from tarot_solver.rules import (
     discardable,
     is_petit_sec,
     legal_plays,
+    midgame_state,
     opening_state,
     poignee_level,
     trick_winner,
@@ -602,3 +604,94 @@ def test_reprs_show_tokens_and_equality_is_unchanged() -> None:
     wrong = PlayState(hands=[[1, 2], -1], camps=(True, False), leader=0, trick=[200, 13])  # type: ignore[list-item]
     assert "hands=[[1, 2], -1]" in repr(wrong) and "trick=[200, 'KS']" in repr(wrong)
     assert repr(Trick(0, [], 0)) == "Trick(leader=0, cards=[], winner=0)"
+
+
+# Positions without their history ----------------------------------------------
+
+
+def _known(state: PlayState, taker: int, partner: Optional[int] = None) -> PlayState:
+    """``state`` rebuilt by :func:`midgame_state` from what a player at the table knows."""
+    return midgame_state(state.hands, taker, state.leader, trick=state.trick, taker_hp=state.taker_hp,
+                         taker_oudlers=[c for c, camp in state.oudler_camp.items() if camp],
+                         taker_tricks=sum(state.camps[t.winner] for t in state.tricks), partner=partner)
+
+
+@pytest.mark.parametrize("name", ["midgame.json", "three-midgame.json", "five-midgame.json", "play.json"])
+def test_midgame_state_is_the_position_a_whole_deal_reaches(name: str) -> None:
+    from conftest import EXAMPLES
+    from tarot_solver.records import read_record
+    from tarot_solver.solver import Solver, position_args
+
+    record = read_record(EXAMPLES / name)
+    state = record.state()
+    built = _known(state, record.taker, record.partner)
+    # what the solver and the rules read of a position is the same; only the tricks' cards are unknown
+    assert position_args(built) == position_args(state) and built.variant == state.variant
+    assert (built.defence_hp, built.oudler_camp, built.tricks_done, built.to_play, built.total_tricks) == (
+        state.defence_hp, state.oudler_camp, state.tricks_done, state.to_play, state.total_tricks)
+    assert [state.camps[t.winner] for t in built.tricks] == sorted((state.camps[t.winner] for t in state.tricks),
+                                                                    reverse=True)
+    assert all(t.cards == [] for t in built.tricks)
+    assert Solver(16).solve(built, pv=False).margin == Solver(16).solve(state, pv=False).margin
+    for card in cards_of(state.legal()):  # and play goes on alike
+        a, b = state.copy(), built.copy()
+        a.play(card)
+        b.play(card)
+        assert (a.hands, a.trick, a.taker_hp, a.defence_hp, a.leader) == (b.hands, b.trick, b.taker_hp, b.defence_hp,
+                                                                          b.leader)
+
+
+def test_midgame_state_takes_tokens_and_the_tricks_won_decide_the_excuse_led_last() -> None:
+    # the Excuse led to the last trick wins it only for a camp that has won every trick
+    hands = ["EX", "2S", "3S", "4S"]
+    gone = TOTAL_HALF_POINTS - 12
+    for taker_tricks, taker_gain in ((17, 12), (16, 0)):
+        state = midgame_state(hands, 0, 0, taker_hp=100, taker_oudlers="T1 T21", taker_tricks=taker_tricks)
+        assert (state.tricks_done, state.defence_hp, state.won_all(True)) == (17, gone - 100, taker_tricks == 17)
+        state.play("EX")
+        play(state, "2S 3S 4S")
+        assert state.taker_hp == 100 + taker_gain
+
+
+def test_midgame_state_takes_card_sets_and_a_trick_in_progress() -> None:
+    state = midgame_state(["KS 7S", "2S 3H", "4S 5H", mask_of(parse_cards("QS"))], 0, 3, trick=["10S"],
+                          taker_hp=120, taker_oudlers=["T21"], taker_tricks=10)
+    assert (state.to_play, state.tricks_done, state.total_tricks, state.trick) == (0, 16, 18, parse_cards("10S"))
+    assert (state.taker_hp, state.defence_hp, state.oudler_camp) == (120, 40, {PETIT: False, TRUMP21: True,
+                                                                                EXCUSE: False})
+    assert [t.winner for t in state.tricks] == [0] * 10 + [1] * 6
+
+
+@pytest.mark.parametrize("change, error, message", [
+    ({"hands": ["2S", "3S"]}, RecordError, "key 'hands': 2 hands: a table has 3, 4 or 5 players"),
+    ({"taker": 4}, RecordError, "key 'taker': bad seat '4': seats are integers 0..3"),
+    ({"leader": True}, RecordError, "key 'leader': bad seat 'true'"),
+    ({"partner": 2}, RecordError, "key 'partner': no partner at 4 players (only at five)"),
+    ({"hands": ["2S", "3S", "4S", "5S", "6S"], "partner": 0}, RecordError,
+     "key 'partner': the partner is another seat than the taker (0)"),
+    ({"hands": ["2S", "2S", "4S", "5S"]}, RecordError, "key 'hands[1]': '2S' is in hands[0] and in hands[1]"),
+    ({"hands": ["2S", "3S 3H", "4S", "5S"], "trick": ["3H"]}, RecordError, "'3H' is in hands[1] and in trick"),
+    ({"hands": ["2S", "3S", "4S", "5S"], "trick": "6S 7S 8S 9S"}, RecordError,
+     "key 'trick': 4 cards on the table: a trick in progress holds fewer than 4"),
+    ({"hands": ["2S", "3S 3H", "4S", "5S"]}, RecordError,
+     "key 'hands': hands of 1, 2, 1, 1 cards with 0 on the table (led by seat 0): every seat holds as many, less"
+     " the card it played to the trick"),
+    ({"hands": [""] * 4}, RecordError, "key 'hands': the hands are empty: no card is left to play"),
+    ({"taker_hp": 171}, RecordError, "key 'taker_hp': taker_hp 171 is not within 0..170, the half-points of the"
+     " cards gone"),
+    ({"taker_hp": -1}, RecordError, "taker_hp -1"),
+    ({"taker_hp": 1.5}, TypeError, "taker_hp must be an integer, not 1.5"),
+    ({"taker_oudlers": "KH"}, RecordError, "key 'taker_oudlers': 'KH' is not an oudler (T1, T21, EX)"),
+    ({"taker_oudlers": "T1 EX"}, RecordError, "key 'taker_oudlers': 'EX' is still in hands[0]"),
+    ({"taker_oudlers": "T99"}, CardError, "key 'taker_oudlers': unknown card 'T99': trumps run from 1 to 21"),
+    ({"taker_tricks": 18}, RecordError, "key 'taker_tricks': taker_tricks 18: 17 tricks have been played"),
+    ({"hands": [True, 0, 0, 0]}, TypeError, "hands[0] must be a card set or cards, not True"),
+    ({"hands": "EX 2S 3S 4S"}, TypeError, "hands must be a sequence with one hand per seat, not a string"),
+    ({"hands": [1 << 80, 0, 0, 0]}, CardError, "is not a card set"),
+])
+def test_midgame_state_refuses_a_position_that_cannot_be(change: Dict[str, Any], error: Any, message: str) -> None:
+    args: Dict[str, Any] = dict(hands=["EX", "2S", "3S", "4S"], taker=0, leader=0, taker_hp=100, taker_oudlers="T1",
+                                taker_tricks=3)
+    args.update(change)
+    with pytest.raises(error, match=re.escape(message)):
+        midgame_state(**args)
