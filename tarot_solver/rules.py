@@ -285,7 +285,7 @@ class PlayState:
         last = self.tricks[-1]
         if PETIT in last.cards:
             return self.camps[last.winner]
-        if last.cards[0] == EXCUSE and len(self.tricks) >= 2 and all(
+        if last.cards[:1] == [EXCUSE] and len(self.tricks) >= 2 and all(  # (a trick midgame_state made has none)
             self.camps[t.winner] == self.camps[last.winner] for t in self.tricks
         ):
             prev = self.tricks[-2]

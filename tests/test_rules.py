@@ -632,6 +632,7 @@ def test_midgame_state_is_the_position_a_whole_deal_reaches(name: str) -> None:
     assert [state.camps[t.winner] for t in built.tricks] == sorted((state.camps[t.winner] for t in state.tricks),
                                                                     reverse=True)
     assert all(t.cards == [] for t in built.tricks)
+    assert (built.petit_au_bout(), built.slam()) == (None, None)  # (tricks without their cards)
     assert Solver(16).solve(built, pv=False).margin == Solver(16).solve(state, pv=False).margin
     for card in cards_of(state.legal()):  # and play goes on alike
         a, b = state.copy(), built.copy()
