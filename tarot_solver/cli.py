@@ -50,7 +50,7 @@ from .records import VARIANT, DealRecord, check_seat, count_records, iter_record
 from .rules import PlayState
 from .sampling import View
 from .scoring import POIGNEE_NAMES, SLAM_OUTCOMES, score
-from .solver import DEFAULT_TABLE_MB, MAX_TABLE_MB, Solver, SolveResult, solve_many
+from .solver import DEFAULT_TABLE_MB, MAX_TABLE_MB, WORKER_TABLE_MB, Solver, SolveResult, solve_many
 from .variant import VARIANTS, Contract, variant_for
 
 PROG = "tarot-solve"
@@ -452,15 +452,16 @@ def batch_options(output_help: str, *, items: str, bad: str, scope: str = "") ->
 @click.option("--nodes", "node_limit", type=click.IntRange(min=1), metavar="N",
               help="Stop after N search nodes and report the proven bounds (per deal; with --all-cards,"
                    " each card gets an equal share of what is left).")
-@click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=DEFAULT_TABLE_MB, show_default=True,
-              help="Memory for the transposition table (per worker).")
+@click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), metavar="M",
+              help=f"Memory for the transposition table, in MiB (default {DEFAULT_TABLE_MB} for one deal;"
+                   f" {WORKER_TABLE_MB} per worker for many deals or with --output).")
 @batch_options("Write one JSON line per deal to this file ('-': stdout; FILE may then hold one deal).",
                items="deals", bad="record", scope="Many deals: ")
 @json_option
 @click.pass_context
 def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: bool, time_limit: Optional[float],
-                  node_limit: Optional[int], table_mb: int, output: Optional[str], jobs: int, scheduler: Optional[str],
-                  resume: bool, strict: bool, as_json: bool) -> None:
+                  node_limit: Optional[int], table_mb: Optional[int], output: Optional[str], jobs: int,
+                  scheduler: Optional[str], resume: bool, strict: bool, as_json: bool) -> None:
     """Double-dummy solve of the position after the record's `played` cards (FILE, '-' for stdin).
 
     FILE may hold many records (JSON Lines): each deal is then solved in turn,
@@ -479,7 +480,7 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
         _, record = first[0]
         if isinstance(record, TarotError):
             raise record
-        _solve_one(record, all_cards, made_only, time_limit, node_limit, table_mb, as_json)
+        _solve_one(record, all_cards, made_only, time_limit, node_limit, table_mb or DEFAULT_TABLE_MB, as_json)
         return
     tally: "Counter[str]" = Counter()
     pending: Deque[Tuple[int, DealRecord]] = deque()
@@ -492,7 +493,7 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
     def solve_all(items: Iterator[Tuple[int, DealRecord, PlayState]],
                   total: Optional[int]) -> Iterator[Dict[str, Any]]:
         for r in solve_many(states(items), made_only=made_only, all_cards=all_cards, time_limit=time_limit,
-                            node_limit=node_limit, table_mb=table_mb, jobs=jobs, scheduler=scheduler,
+                            node_limit=node_limit, table_mb=table_mb or WORKER_TABLE_MB, jobs=jobs, scheduler=scheduler,
                             progress=_progress("solve", rows_on_stdout=output in (None, "-")), total=total):
             line, record = pending.popleft()
             yield {"line": line, **_solve_json(record, r, made_only)}
@@ -1198,7 +1199,7 @@ AnalyzeTask = Tuple[int, DealRecord, _history.AnalysisOptions]
                    " with both, whichever comes first).")
 @click.option("--nodes", type=click.IntRange(min=0), default=0, metavar="N",
               help="Search nodes per position (0: none); results do not depend on the machine.")
-@click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=DEFAULT_TABLE_MB, show_default=True,
+@click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=WORKER_TABLE_MB, show_default=True,
               help="Transposition table per worker.")
 @click.option("--from-trick", type=click.IntRange(1, max(v.tricks for v in VARIANTS.values())), default=1,
               show_default=True, metavar="N", help="Solve only the positions from trick N on (the endgame).")

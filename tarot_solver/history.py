@@ -41,7 +41,7 @@ from .errors import RecordError, plural, spelled
 from .records import DealRecord, PathLike, _file_label, json_type
 from .rules import PlayState
 from .scoring import ScoreResult
-from .solver import DEFAULT_TABLE_MB, Solver, _check_limits, _check_table_mb, worker_solver
+from .solver import WORKER_TABLE_MB, Solver, _check_limits, _check_table_mb, worker_solver
 from .variant import VARIANTS, Contract
 
 #: the roles of the summary; the partner (five players) counts only games that had one
@@ -59,7 +59,7 @@ class AnalysisOptions:
     time_limit: Optional[float] = None
     #: search nodes per solved position (None: no limit; 0: no search); deterministic, unlike time
     node_limit: Optional[int] = None
-    table_mb: int = DEFAULT_TABLE_MB
+    table_mb: int = WORKER_TABLE_MB
     #: positions before this trick are not solved (their values keep trivial bounds)
     first_trick: int = 1
 

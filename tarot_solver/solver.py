@@ -35,7 +35,13 @@ from .rules import PlayState
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 
-DEFAULT_TABLE_MB = 256
+#: a Solver's table by default: one search, whose hardest cases (hundreds of millions of
+#: nodes) fill 256 MiB and take up to 1.8x more nodes in it (benchmarks/RESULTS.md, session 62);
+#: the table grows in place, so a smaller search holds only what it needs
+DEFAULT_TABLE_MB = 1024
+#: each worker's table in runs of many positions (solve_many, analyze): memory about
+#: workers x 256 MiB
+WORKER_TABLE_MB = 256
 #: the largest table the core can address (34,816 MiB)
 MAX_TABLE_MB = _core.MAX_TABLE_BYTES >> 20
 # Exact margins: within this many half-points, a failed probe is followed by one at
@@ -695,7 +701,7 @@ class Solver:
 _worker = threading.local()
 
 
-def worker_solver(table_mb: int = DEFAULT_TABLE_MB) -> Solver:
+def worker_solver(table_mb: int = WORKER_TABLE_MB) -> Solver:
     """This thread's solver, created on first use and kept for the next tasks.
 
     One table per worker thread (a Solver serves one request at a time): allocating and
@@ -729,7 +735,7 @@ def _solve_task(item: Tuple[PlayState, _Request]) -> SolveResult:
 
 def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_cards: bool = False,
                time_limit: Optional[float] = None, node_limit: Optional[int] = None,
-               table_mb: int = DEFAULT_TABLE_MB, jobs: int = 1, scheduler: Optional[str] = None,
+               table_mb: int = WORKER_TABLE_MB, jobs: int = 1, scheduler: Optional[str] = None,
                progress: Optional[str] = None, total: Optional[int] = None) -> Iterator[SolveResult]:
     """Solve each position of ``states`` (any iterable, read lazily), yielding the
     results in input order: :meth:`Solver.made` with ``made_only``, else

@@ -248,6 +248,22 @@ def test_solve_midgame_text_shows_verdict_and_line() -> None:
     assert "optimal line:" in out and "trick 18:" in out
 
 
+def test_solve_table_defaults_one_deal_1_gib_and_each_worker_256_mib(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tarot_solver.cli as cli
+    from tarot_solver.solver import Solver, solve_many
+
+    sizes: List[Tuple[str, int]] = []
+    monkeypatch.setattr(cli, "Solver", lambda table_mb: sizes.append(("one", table_mb)) or Solver(16))
+    monkeypatch.setattr(cli, "solve_many", lambda states, **kw: sizes.append(("many", kw["table_mb"]))
+                        or solve_many(states, **{**kw, "table_mb": 16}))
+    endgames = str(EXAMPLES / "endgames.jsonl")
+    for args in (["solve", str(EXAMPLES / "midgame.json")], ["solve", endgames, "-j", "1"],
+                 ["solve", str(EXAMPLES / "midgame.json"), "--table-mb", "64"],
+                 ["solve", endgames, "-j", "1", "--table-mb", "64"]):
+        assert run(args).exit_code == 0
+    assert sizes == [("one", 1024), ("many", 256), ("one", 64), ("many", 64)]
+
+
 def test_solve_a_complete_game_gives_its_result_as_played() -> None:
     game = EXAMPLES / "game.json"
     played = json.loads(run(["replay", str(game), "--json"]).stdout)
