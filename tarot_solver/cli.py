@@ -524,7 +524,7 @@ def _solve_one(record: DealRecord, all_cards: bool, made_only: bool, time_limit:
             r = solver.made(state, time_limit=time_limit, node_limit=node_limit)
         else:
             r = solver.solve(state, time_limit=time_limit, node_limit=node_limit, all_cards=all_cards)
-    emit(_solve_json(record, r, made_only), as_json, lambda res: _render_solve(res, record, state))
+    emit(_solve_json(record, r, made_only), as_json, lambda res: _render_solve(res, record, state, r.best))
 
 
 def _solve_json(record: DealRecord, r: SolveResult, made_only: bool) -> Dict[str, Any]:
@@ -600,7 +600,9 @@ def _watching(solver: Solver) -> Iterator[None]:
         raise click.exceptions.Exit(status)
 
 
-def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:
+def _render_solve(r: Dict[str, Any], record: Any, state: PlayState, best: Optional[Tuple[int, ...]] = None) -> str:
+    """The text of one solve: the deal, the verdict, the optimal line and, with ``cards``, each card's
+    value, the cards proven best (``best``) marked."""
     taker = record.taker
     lines = [_deal_label(r),
              f"{record.contract.value} by seat {taker}{_called(record)}; "
@@ -637,10 +639,11 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState) -> str:
             played = "  ".join(f"{card_token(c)}({t.seat_of(i, line.players)})" for i, c in enumerate(t.cards))
             lines.append(f"  trick {line.tricks.index(t) + 1:2d}: {played}  -> seat {t.winner}")
     if r.get("cards"):
-        lines.append("value of each card:")
+        lines.append(f"value of each card (* proven best for seat {state.to_play}):")
+        marked = set(tokens(best or ()))
         for tok, m in r["cards"].items():
             shown = _signed(m) if m is not None else " .. ".join(map(_signed, r["cards_bounds"][tok]))
-            lines.append(f"  {tok:>4s} {shown}")
+            lines.append(f"{'*' if tok in marked else ' '} {tok:>4s} {shown}")
     return "\n".join(lines)
 
 

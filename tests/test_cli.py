@@ -298,6 +298,11 @@ def test_cards_not_proven_have_their_bounds(tmp_path: Path) -> None:
     assert obj["complete"] is False and obj["margin_bounds"] == [-24.0, -24.0]
     open_cards = {c for c, v in obj["cards"].items() if v is None}
     assert len(open_cards) == 5
+    # the text marks the cards proven best: those whose value reaches the position's, none of the open ones
+    text = run(["solve", str(tmp_path / "h13.json"), "--all-cards", "--nodes", "10000"]).stdout.splitlines()
+    rows = text[text.index(next(t for t in text if t.startswith("value of each card"))) + 1:]
+    starred = {row.split()[1] for row in rows if row.startswith("*")}
+    assert starred and starred == {c for c, v in obj["cards"].items() if v == -24.0}
     assert {c for c, (lo, hi) in obj["cards_bounds"].items() if lo < hi} == open_cards
     text = run(["solve", str(tmp_path / "h13.json"), "--all-cards", "--nodes", "10000"]).stdout.splitlines()
     assert "CD -24.0 .. +12.0" in [line.strip() for line in text]  # signed, as every margin shown
