@@ -32,6 +32,7 @@ from .errors import duration, integer
 from .parallel import map_ordered
 from .proofsearch import LEAF_NODES, ProofSearch
 from .rules import PlayState
+from .variant import Variant
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 
@@ -223,6 +224,11 @@ def _check_state(state: object) -> None:
         raise TypeError("PlayState.trick must hold card numbers (cards.parse_card of a token)")
     if not 3 <= n <= 5 or len(state.camps) != n:
         raise ValueError(f"PlayState: {n} hands and {len(state.camps)} camps (3 to 5 players, a camp each)")
+    if not isinstance(state.variant, Variant):
+        raise TypeError(f"PlayState.variant must be a Variant (variant.VARIANTS), not {type(state.variant).__name__}")
+    if state.variant.players != n:
+        raise ValueError(f"PlayState.variant: {state.variant.players} players, but {n} hands"
+                         f" (the game of {n} is variant.VARIANTS[{n}])")
     if isinstance(state.leader, bool) or not isinstance(state.leader, int) or not 0 <= state.leader < n:
         raise ValueError(f"PlayState.leader: seat {state.leader!r}, not one of 0..{n - 1}")
     if any(not isinstance(t.winner, int) or not 0 <= t.winner < n for t in state.tricks):

@@ -19,7 +19,7 @@ from tarot_solver._core import Core
 from tarot_solver import solver as solver_module
 from tarot_solver.solver import Solver, position_args
 from tarot_solver.errors import IllegalMoveError
-from tarot_solver.variant import CONTRACTS, FIVE_PLAYERS, FOUR_PLAYERS, THREE_PLAYERS, Contract, Variant
+from tarot_solver.variant import CONTRACTS, FIVE_PLAYERS, FOUR_PLAYERS, THREE_PLAYERS, VARIANTS, Contract, Variant
 
 N_ENDGAMES = 2400
 
@@ -546,11 +546,11 @@ def checked_bounds(solver: Solver, unbounded: Solver, make: Any, seed: int,
 
 
 def built(hands: Any, taker: int, leader: int) -> PlayState:
-    """Four hands typed as card tokens, the taker alone in his camp; he has
-    won a trick, so no defence slam is on."""
+    """Hands typed as card tokens (three, four or five), the taker alone in his
+    camp; he has won a trick, so no defence slam is on."""
     return PlayState(hands=[cards.mask_of(cards.parse_cards(h)) for h in hands],
                      camps=tuple(q == taker for q in range(len(hands))), leader=leader,
-                     tricks=[Trick(taker, [], taker)])
+                     variant=VARIANTS[len(hands)], tricks=[Trick(taker, [], taker)])
 
 
 def sure_bounds(solver: Solver, st: PlayState) -> Tuple[int, int]:
@@ -803,7 +803,8 @@ def all_trumps_position(rng: random.Random) -> PlayState:
         if (leads == trumps) == (rng.random() < 0.5):
             camps = tuple(q == taker for q in range(players))
             # the taker has won a trick: no defence slam
-            return PlayState(hands=hands, camps=camps, leader=leader, tricks=[Trick(taker, [], taker)])
+            return PlayState(hands=hands, camps=camps, leader=leader, variant=VARIANTS[players],
+                             tricks=[Trick(taker, [], taker)])
 
 
 def unruffed_position(rng: random.Random) -> PlayState:
@@ -836,7 +837,8 @@ def unruffed_position(rng: random.Random) -> PlayState:
     hands = [cards.mask_of(hand[q] + [rest.pop() for _ in range(k - len(hand[q]))]) for q in range(players)]
     camps = tuple(q == taker for q in range(players))
     # the taker has won a trick: no defence slam
-    return PlayState(hands=hands, camps=camps, leader=rng.randrange(players), tricks=[Trick(taker, [], taker)])
+    return PlayState(hands=hands, camps=camps, leader=rng.randrange(players), variant=VARIANTS[players],
+                     tricks=[Trick(taker, [], taker)])
 
 
 def test_taker_counts_his_plain_tricks_nobody_can_ruff(solver: Solver, unbounded: Solver) -> None:
@@ -1765,6 +1767,9 @@ def _endgame(i: int = 0) -> PlayState:
 @pytest.mark.parametrize("change, error, fragment", [
     (lambda st: dataclasses.replace(st, camps=st.camps[:2]), ValueError, "4 hands and 2 camps"),
     (lambda st: dataclasses.replace(st, leader=7), ValueError, "leader: seat 7"),
+    (lambda st: dataclasses.replace(st, variant=THREE_PLAYERS), ValueError,
+     "PlayState.variant: 3 players, but 4 hands (the game of 4 is variant.VARIANTS[4])"),
+    (lambda st: dataclasses.replace(st, variant=4), TypeError, "PlayState.variant must be a Variant"),
     (lambda st: dataclasses.replace(st, hands=[st.hands[0] | st.hands[1]] + st.hands[1:]), ValueError,
      "a card also in another hand"),
     (lambda st: dataclasses.replace(st, hands=[st.hands[0] | 1 << 80] + st.hands[1:]), ValueError, "cards 0..77"),
