@@ -114,7 +114,12 @@ class SolveResult:
     the position's.  Once ``complete``, those are all the cards worth the
     position's value; under a limit, only those the bounds prove (none where they
     leave the choice open; the only legal card is always one).  Both are None
-    without ``all_cards``.
+    without ``all_cards``.  A card's ``nodes`` and ``seconds`` are those of its
+    own search (0 where its static bounds meet, or a limit left it none); the
+    request's own also count the principal variation, so they are at least the
+    cards' sum.  The cards' searches share the table, one after another: a card
+    searched later may reuse what the earlier ones stored, so its figure depends
+    on the order and on what the table held before (:meth:`Solver.clear`).
     """
 
     margin: Optional[float]
@@ -532,8 +537,9 @@ class Solver:
         return lo, hi
 
     def _card_values(self, budget: _Budget) -> Tuple[Dict[int, SolveResult], int, int]:
-        """Each legal card's result, and the position's bounds derived from them
-        (the best card's for the side on turn), with :attr:`status` following.
+        """Each legal card's result, with the nodes and seconds of its own search,
+        and the position's bounds derived from them (the best card's for the side
+        on turn), with :attr:`status` following.
 
         Under a limit each card gets an equal share of what remains, so every
         card is searched, and no budget goes to searching the position itself."""
@@ -546,6 +552,7 @@ class Solver:
         los: List[int] = []
         his: List[int] = []
         for i, card in enumerate(moves):
+            nodes, start = core.nodes, time.perf_counter()
             core.play(card)
             clo, chi = self._exact(budget.part(core, 1 / (len(moves) - i)))
             core.undo()
@@ -554,6 +561,8 @@ class Solver:
                 margin_bounds=(clo / 2, chi / 2),
                 complete=clo == chi,
                 made=_decided(clo, chi),
+                nodes=core.nodes - nodes,
+                seconds=time.perf_counter() - start,
             )
             los.append(clo)
             his.append(chi)

@@ -335,6 +335,31 @@ def test_card_values_and_principal_variation(solver: Solver) -> None:
         assert r.taker_points == line.taker_hp / 2 and r.oudlers == line.taker_oudlers()
 
 
+def test_each_card_s_result_counts_the_nodes_of_its_own_search() -> None:
+    # the cards' nodes add up to the request's, the principal variation aside;
+    # a card has none only where its static bounds meet (nothing to search)
+    rng = random.Random(61)
+    solver = Solver(16)
+    searched = 0
+    for _ in range(6):
+        st = random_position(rng, rng.choice((7, 8, 9)))
+        for limits in ({}, {"node_limit": 20_000}):
+            for pv in (True, False):
+                solver.clear()
+                r = solver.solve(st, all_cards=True, pv=pv, **limits)
+                assert r.cards is not None
+                spent = sum(c.nodes for c in r.cards.values())
+                assert spent == r.nodes if not (pv and r.complete) else spent <= r.nodes
+                assert sum(c.seconds for c in r.cards.values()) <= r.seconds
+                for card, value in r.cards.items():
+                    child = st.copy()
+                    child.play(card)
+                    if not Solver(1).solve(child, node_limit=0).complete and not limits:
+                        assert value.nodes > 0 and value.seconds > 0, cards.card_token(card)
+                        searched += 1
+    assert searched > 20, searched
+
+
 def test_at_least_brackets_the_margin(solver: Solver) -> None:
     for st in endgames(11, 120):
         v = minimax(st) / 2
