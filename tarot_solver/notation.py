@@ -41,8 +41,7 @@ from .cards import (
     tokens,
 )
 from .errors import CardError, RecordError, TarotError, spelled
-from .records import check_seat
-from .variant import VARIANTS, Contract, variant_for
+from .variant import VARIANTS, Contract, check_seat, variant_for
 
 TRUMP_GROUP = "T"
 #: deal options, in the order :func:`format_deal` writes them

@@ -27,11 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import rules
-from .rules import check_seat
 from .cards import NUM_CARDS, card_token, mask_of, parse_cards, split_tokens, tokens
 from .errors import RecordError, TarotError, spelled
 from .scoring import ScoreResult, score, slam_outcome
-from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant, variant_for
+from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant, check_seat, variant_for
 
 #: the game a record without a ``players`` key is
 VARIANT = FOUR_PLAYERS

@@ -18,7 +18,7 @@ core is checked against it.  Rulings (see docs/rules.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Type, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Type, Union
 
 from .cards import (
     EXCUSE,
@@ -45,8 +45,8 @@ from .cards import (
     suit_mask,
     suit_of,
 )
-from .errors import IllegalMoveError, RecordError, TarotError, integer, spelled
-from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant
+from .errors import IllegalMoveError, RecordError, TarotError, integer
+from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant, check_seat
 
 EXCUSE_BIT = 1 << EXCUSE
 
@@ -304,15 +304,6 @@ class PlayState:
 
 
 # Setting up a deal -------------------------------------------------------------
-
-
-def check_seat(value: Any, key: str, players: int) -> int:
-    """Return ``value`` if it is a seat (an int in 0..players-1); raise :class:`RecordError` naming it."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
-        shown = spelled(value, quoted=True)
-        raise RecordError(f"bad seat '{shown}': seats are integers 0..{players - 1}",
-                          key=key, token=shown)
-    return value
 
 
 def discardable(hand: int) -> int:

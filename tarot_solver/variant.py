@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
 
 from .errors import RecordError, spelled
 
@@ -107,3 +107,12 @@ def variant_for(players: object) -> Variant:
         return VARIANTS[players]
     shown = spelled(players, quoted=True)
     raise RecordError(f"bad number of players '{shown}': 3, 4 or 5", key="players", token=shown)
+
+
+def check_seat(value: Any, key: str, players: int) -> int:
+    """Return ``value`` if it is a seat (an int in 0..players-1); raise :class:`RecordError` naming it."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        shown = spelled(value, quoted=True)
+        raise RecordError(f"bad seat '{shown}': seats are integers 0..{players - 1}",
+                          key=key, token=shown)
+    return value
