@@ -46,6 +46,7 @@ from .cards import (
     suit_of,
 )
 from .errors import IllegalMoveError, RecordError, TarotError, integer
+from .notation import parse_hand
 from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant, check_seat
 
 EXCUSE_BIT = 1 << EXCUSE
@@ -485,13 +486,15 @@ def opening_state(
 
 
 def _card_set(cards: Union[int, CardsLike], key: str) -> int:
-    """A card set given as one (an int), or as cards (tokens or numbers); errors name ``key``."""
+    """A card set given as one (an int), as cards (tokens or numbers), or as a string in
+    the hand notation (:func:`notation.parse_hand`: tokens, or groups such as
+    ``S:KQ7 T:21.3``); errors name ``key``."""
     try:
         if isinstance(cards, int):
             integer(key, cards, "a card set or cards")  # (a bool is neither)
             cards_of(cards)  # (raises for what is not a card set)
             return cards
-        return mask_of(parse_cards(cards, name=key))
+        return mask_of(parse_hand(cards) if isinstance(cards, str) else parse_cards(cards, name=key))
     except TarotError as e:
         raise e.located(key=key)
 
@@ -509,16 +512,18 @@ def midgame_state(
 ) -> PlayState:
     """The position a player at the table knows in the middle of a deal, without its history.
 
-    ``hands``: each seat's cards now (a card set, or tokens or numbers; their number is
-    the table's size); ``trick``: the cards on the table, in order, led by ``leader`` (the
-    seat on lead when it is empty).  What the taker's camp has so far: ``taker_hp``, its
-    half-points (the dog or discard included where it goes to it); ``taker_oudlers``, the
-    oudlers it holds for the count; ``taker_tricks``, the tricks it has won (the Excuse led
-    to the last trick by a camp that has won every trick wins it).  The defence has the
-    rest of the cards gone.  ``partner``: the taker's called partner at five players (None:
-    he plays alone).  The tricks played are there with their winners' camps but no cards
-    (``Trick.cards`` empty).  Raises :class:`RecordError` naming the argument at fault
-    (:class:`CardError` for a token that is no card), TypeError for a value of another type.
+    ``hands``: each seat's cards now (a card set, tokens or numbers, or a string in the
+    hand notation, ``S:KQ7 H:- D:J C:- T:21.3 EX``; their number is the table's size);
+    ``trick``: the cards on the table, in order, led by ``leader`` (the seat on lead when
+    it is empty).  What the taker's camp has so far: ``taker_hp``, its half-points (the
+    dog or discard included where it goes to it); ``taker_oudlers``, the oudlers it holds
+    for the count (given as a hand is); ``taker_tricks``, the tricks it has won (the
+    Excuse led to the last trick by a camp that has won every trick wins it).  The defence
+    has the rest of the cards gone.  ``partner``: the taker's called partner at five
+    players (None: he plays alone).  The tricks played are there with their winners'
+    camps but no cards (``Trick.cards`` empty).  Raises :class:`RecordError` naming the
+    argument at fault (:class:`CardError` for a token that is no card), TypeError for a
+    value of another type.
     """
     if isinstance(hands, str):
         raise TypeError("hands must be a sequence with one hand per seat, not a string")

@@ -663,6 +663,24 @@ def test_midgame_state_takes_card_sets_and_a_trick_in_progress() -> None:
     assert [t.winner for t in state.tricks] == [0] * 10 + [1] * 6
 
 
+def test_midgame_state_takes_hands_in_the_hand_notation() -> None:
+    from conftest import EXAMPLES
+    from tarot_solver.cards import tokens
+    from tarot_solver.notation import format_hand
+    from tarot_solver.records import read_record
+
+    state = read_record(EXAMPLES / "midgame.json").state()
+    known = dict(taker=0, leader=state.leader, trick=state.trick, taker_hp=state.taker_hp,
+                 taker_tricks=sum(state.camps[t.winner] for t in state.tricks))
+    oudlers = [c for c, camp in state.oudler_camp.items() if camp]
+    from_tokens = midgame_state([tokens(cards_of(h)) for h in state.hands], taker_oudlers=oudlers, **known)
+    written = [format_hand(cards_of(h)) for h in state.hands]
+    assert any(":" in h and "-" in h for h in written)  # (groups, and a void)
+    for hands in (written, [h.lower() for h in written]):   # (canonical and lenient)
+        assert midgame_state(hands, taker_oudlers=format_hand(oudlers), **known) == from_tokens
+    assert from_tokens.hands == state.hands
+
+
 @pytest.mark.parametrize("change, error, message", [
     ({"hands": ["2S", "3S"]}, RecordError, "key 'hands': 2 hands: a table has 3, 4 or 5 players"),
     ({"taker": 4}, RecordError, "key 'taker': bad seat '4': seats are integers 0..3"),
@@ -689,6 +707,9 @@ def test_midgame_state_takes_card_sets_and_a_trick_in_progress() -> None:
     ({"hands": [True, 0, 0, 0]}, TypeError, "hands[0] must be a card set or cards, not True"),
     ({"hands": "EX 2S 3S 4S"}, TypeError, "hands must be a sequence with one hand per seat, not a string"),
     ({"hands": [1 << 80, 0, 0, 0]}, CardError, "is not a card set"),
+    ({"hands": ["EX", "S:2", "S:3", "S:4Z"]}, CardError, "key 'hands[3]': unknown rank 'Z' in 'S:4Z'"),
+    ({"hands": ["EX", "Q:2", "S:3", "S:4"]}, CardError, "key 'hands[1]': unknown suit 'Q' in 'Q:2'"),
+    ({"hands": ["EX", "S:2", "S:33", "S:4"]}, CardError, "key 'hands[2]': duplicate card '3S'"),
 ])
 def test_midgame_state_refuses_a_position_that_cannot_be(change: Dict[str, Any], error: Any, message: str) -> None:
     args: Dict[str, Any] = dict(hands=["EX", "2S", "3S", "4S"], taker=0, leader=0, taker_hp=100, taker_oudlers="T1",
