@@ -134,7 +134,8 @@ class PlayState:
     dog or discard: :func:`opening_state` credits the dog or the discard (a record's
     ``state()`` and ``position()`` build through it).  ``oudler_camp`` maps each
     oudler already settled (in a completed trick, the dog or the discard) to the
-    camp that holds it for the count.
+    camp that holds it for the count.  ``variant`` is the game of ``len(hands)``
+    players (``variant.VARIANTS[len(hands)]``; the solver refuses another).
     """
 
     hands: List[int]
