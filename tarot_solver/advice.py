@@ -97,9 +97,10 @@ class Outcome:
     partner: bool = False  # five players: the taker has a partner in this world (else he plays alone)
 
 
-def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget: int,
+def ask(solver: Solver, state: rules.PlayState, node_budget: Optional[int], margin_budget: Optional[int],
         known: Tuple[float, float] = (-math.inf, math.inf)) -> Outcome:
-    """Make/fail under ``node_budget`` nodes, then the margin bracket under ``margin_budget``.
+    """Make/fail under ``node_budget`` nodes, then the margin bracket under ``margin_budget``
+    (None: no limit; 0: no search).
 
     A decided question brackets its margin by the bisection probes of an exact
     solve.  An undecided one spends a fifth of ``margin_budget`` on each of two
@@ -112,11 +113,11 @@ def ask(solver: Solver, state: rules.PlayState, node_budget: int, margin_budget:
     first = solver.made(state, node_limit=node_budget)
     low, high = max(first.margin_bounds[0], known[0]), min(first.margin_bounds[1], known[1])
     results = [first]
-    if margin_budget > 0 and first.complete:
+    if margin_budget != 0 and first.complete:
         results.append(solver.solve(state, node_limit=margin_budget, pv=False))
-    elif margin_budget > 0:
-        results += [solver.at_least(state, round(end) / 2, node_limit=margin_budget // 5)
-                    for end in (low, high)]
+    elif margin_budget != 0:
+        share = None if margin_budget is None else margin_budget // 5
+        results += [solver.at_least(state, round(end) / 2, node_limit=share) for end in (low, high)]
     for r in results:
         low, high = max(low, r.margin_bounds[0]), min(high, r.margin_bounds[1])
     # each end of the bracket comes from one search, whose verdict it carries
@@ -154,8 +155,8 @@ def _narrowed(o: Outcome, low: float, high: float) -> Outcome:
     return replace(o, made=made, low=low, high=high)
 
 
-def ask_world(solver: Solver, states: Sequence[rules.PlayState], node_budget: int,
-              margin_budget: int) -> List[Outcome]:
+def ask_world(solver: Solver, states: Sequence[rules.PlayState], node_budget: Optional[int],
+              margin_budget: Optional[int]) -> List[Outcome]:
     """Every question of one world (:func:`ask`, in order), where two are the same card
     play with the dog credited to one camp or the other (:func:`credit_shift`: a garde
     sans and a garde contre), each narrowed by what the other proved: a question those

@@ -84,6 +84,17 @@ def test_undecided_question_is_bracketed_by_probes() -> None:
     assert o.made in (None, exact >= 0)
 
 
+def test_a_question_without_limits_is_exact() -> None:
+    state = read_record(EXAMPLES / "deal.json").state()
+    rng = random.Random(1)
+    for _ in range(state.variant.players * (state.total_tricks - 8)):
+        state.play(rng.choice(cards_of(state.legal())))
+    exact = Solver(64).solve(state, pv=False).margin
+    o = ask(Solver(16), state, None, None)
+    assert (o.low, o.high, o.made) == (exact, exact, exact >= 0)
+    assert ask(Solver(16), state, 0, 0).nodes == 0  # (0: no search)
+
+
 def _sans_and_contre(rng: random.Random, dog_oudlers: int, tricks_left: int) -> List[rules.PlayState]:
     """A random deal's garde sans and garde contre, with ``dog_oudlers`` oudlers in the dog,
     played alike by a random legal prefix to ``tricks_left`` tricks left (and some cards of
