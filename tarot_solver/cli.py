@@ -38,6 +38,7 @@ from click.core import ParameterSource
 
 from . import __version__, _core
 from . import advice as _advice
+from . import ddtable as _ddtable
 from . import history as _history
 from . import tarotclub as _tarotclub
 from .cards import TOTAL_HALF_POINTS, card_token, cards_of, parse_cards, points, tokens
@@ -644,6 +645,121 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState, best: Option
         for tok, m in r["cards"].items():
             shown = _signed(m) if m is not None else " .. ".join(map(_signed, r["cards_bounds"][tok]))
             lines.append(f"{'*' if tok in marked else ' '} {tok:>4s} {shown}")
+    return "\n".join(lines)
+
+
+# table (the double-dummy table of a deal) ------------------------------------------------
+
+
+@main.command("table")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--nodes", "node_limit", type=click.IntRange(min=0), default=_ddtable.DEFAULT_NODES,
+              show_default=True, metavar="N",
+              help="Search nodes per question for make/fail, and as many for the margin (0: no limit); a question"
+                   " left open is shown with its proven bounds.")
+@click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=WORKER_TABLE_MB,
+              show_default=True, metavar="M", help="Memory for the transposition table of each worker, in MiB.")
+@batch_options("Write one JSON line per deal to this file ('-': stdout; FILE may then hold one deal).",
+               items="deals", bad="record")
+@json_option
+@click.pass_context
+def table_command(ctx: click.Context, file: str, node_limit: int, table_mb: int, output: Optional[str], jobs: int,
+                  scheduler: Optional[str], resume: bool, strict: bool, as_json: bool) -> None:
+    """Double-dummy table of the deal in FILE ('-' for stdin): for each seat as the taker,
+    the margin and score of each contract, and the best bid.
+
+    Prise and garde play alike, with the record's discard for its taker and the simple
+    policy's for the other seats; at five players the taker calls as the record says,
+    else as the simple policy does.  FILE may hold many records (JSON Lines): one table
+    per deal (a JSON line with --json or --output); a bad record is reported with its
+    line and skipped (exit status 2 at the end), unless --strict.
+    """
+    if resume and output is None:
+        raise click.UsageError("--resume needs --output (the file to complete)")
+    _check_scheduler_option(ctx, scheduler)
+    limit = node_limit or None
+    records = _read(ctx, file, strict)
+    first = list(itertools.islice(records, 2))
+    if len(first) == 1 and output is None:
+        _, record = first[0]
+        if isinstance(record, TarotError):
+            raise record
+        _ddtable.check_record(record)
+        table = _ddtable.dd_table(record, node_limit=limit, table_mb=table_mb, jobs=jobs, scheduler=scheduler,
+                                  progress=_progress("table", rows_on_stdout=False))
+        emit(_table_json(table), as_json, _render_table)
+        return
+
+    def tables(items: Iterator[Tuple[int, DealRecord]], total: Optional[int]) -> Iterator[Dict[str, Any]]:
+        lines: Deque[int] = deque()
+
+        def records_of() -> Iterator[DealRecord]:
+            for line, record in items:
+                lines.append(line)
+                yield record
+
+        for table in _ddtable.dd_tables(records_of(), node_limit=limit, table_mb=table_mb, jobs=jobs,
+                                        scheduler=scheduler, progress=_progress("table", output in (None, "-")),
+                                        total=total):
+            yield {"line": lines.popleft(), **_table_json(table)}
+
+    echo = (lambda r: _write_line(sys.stdout, r)) if as_json else (lambda r: click.echo(_render_table(r) + "\n"))
+    skipped = _batch(ctx, file, itertools.chain(first, records),
+                     lambda line, record: (line, _ddtable.check_record(record)), tables, noun="deal",
+                     output=output, resume=resume, strict=strict, on_result=lambda r: None, echo=echo)
+    _raise_skipped(skipped, "record")
+
+
+def _table_json(t: "_ddtable.DDTable") -> Dict[str, Any]:
+    """The JSON form of a double-dummy table (docs/formats.md)."""
+    rows = []
+    for row in t.rows:
+        contracts = {c.value: {"margin": cell.margin, "margin_bounds": list(cell.margin_bounds), "made": cell.made,
+                               "score": cell.score, "score_bounds": list(cell.score_bounds)}
+                     for c, cell in row.cells.items()}
+        rows.append({"seat": row.taker, "discard": tokens(row.discard),
+                     "called": None if row.called is None else card_token(row.called), "partner": row.partner,
+                     "contracts": contracts, "best": ["pass" if c is None else c.value for c in row.best],
+                     "nodes": row.nodes})
+    return {"id": t.id, "players": t.variant.players, "dealer": t.dealer, "leader": t.leader,
+            "node_limit": t.node_limit, "complete": t.complete, "rows": rows, "nodes": t.nodes,
+            "seconds": round(t.seconds, 4)}
+
+
+def _bracket(lo: float, hi: float, fmt: Callable[[float], str] = _signed) -> str:
+    """An exact value, or proven bounds (with '?' when they straddle 0: the verdict is open)."""
+    if lo == hi:
+        return fmt(lo)
+    return f"{fmt(lo)}..{fmt(hi)}" + ("?" if lo < 0 <= hi else "")
+
+
+def _render_table(r: Dict[str, Any]) -> str:
+    """The text of a double-dummy table: a line per seat taking."""
+    limit = "no node limit" if r["node_limit"] is None else f"{r['node_limit']:,} nodes a question"
+    dealer = f"dealer {r['dealer']}, " if r["dealer"] is not None else ""
+    lines = [f"{_deal_label(r)}double-dummy table: {dealer}seat {r['leader']} leads; {limit}"
+             f" ({r['nodes']:,} nodes, {r['seconds']:.2f} s)"]
+    five = any(row["called"] is not None for row in r["rows"])
+    width = max(len(" ".join(row["discard"])) for row in r["rows"])
+    head = f"seat  {'discard':<{width}s}  " + ("calls        " if five else "")
+    lines.append(head + f"{'prise/garde':>14s}  {'garde sans':>14s}  {'garde contre':>14s}  best bid (score)")
+    for row in r["rows"]:
+        cells = row["contracts"]
+        text = f"{row['seat']:>4d}  {' '.join(row['discard']):<{width}s}  "
+        if five:
+            partner = "alone" if row["partner"] is None else f"seat {row['partner']}"
+            text += f"{row['called']:>3s} {partner:<9s} "
+        text += "  ".join(f"{_bracket(*cells[c]['margin_bounds']):>14s}"
+                          for c in ("garde", "garde_sans", "garde_contre"))
+        best = row["best"]
+        if len(best) == 1:
+            text += "  " + best[0].replace("_", " ")
+            text += "" if best[0] == "pass" else f" ({_bracket(*cells[best[0]]['score_bounds'])})"
+        else:
+            text += "  " + "/".join(b.replace("_", " ") for b in best) + "?"
+        lines.append(text.rstrip())
+    if not r["complete"]:
+        lines.append("a..b: margin bounds proven within the node limit (? where the verdict is open)")
     return "\n".join(lines)
 
 

@@ -1,0 +1,222 @@
+"""The double-dummy table of a deal: what each seat would make as the taker of each contract.
+
+Bridge players know it from DDS: for one deal, the result of every declarer in every
+strain.  In Tarot a row is one seat taking, and its cells the four contracts, the card
+play being double-dummy from the first lead (the dealer's right leads):
+
+* prise and garde: the taker takes the dog and discards; both play the same, so one
+  question serves both (their scores differ by the multiplier).  The discard is the
+  record's where it gives one for this seat (its ``taker``), else the simple policy's
+  (:func:`~tarot_solver.handcount.simple_discard`, the bid advice's);
+* garde sans: the taker plays the cards he was dealt, the dog counting for him;
+* garde contre: the same card play, the dog counting for the defence.
+
+At five players the taker calls a card (the record's ``called`` for its taker, else the
+simple policy's, :func:`~tarot_solver.handcount.simple_call`); its holder is his
+partner, and he plays alone when it lies in the dog.
+
+Each question is the bid advice's (:func:`tarot_solver.advice.ask_world`): make/fail
+within the node limit, then the margin within the same number of nodes more, the garde
+sans and the garde contre narrowing each other.  A question the limit stops is reported
+with its proven bounds, never guessed.  Each row starts from a cleared table, so the
+table does not depend on the number of workers.  Scores are the taker's (3U at four
+players; bonuses left out), as the bid advice counts them (:func:`~tarot_solver.advice.margin_score`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+
+from . import rules
+from .advice import ask_world, call_for, margin_score
+from .cards import mask_of
+from .errors import RecordError
+from .handcount import simple_discard
+from .parallel import Progress, map_ordered
+from .records import DealRecord
+from .solver import WORKER_TABLE_MB, _check_limits, _check_table_mb, worker_solver
+from .variant import Contract, Variant, variant_for
+
+#: nodes a question (make/fail, then as many for the margin) by default: about 0.4 s each
+DEFAULT_NODES = 2_000_000
+#: the questions of a row, in the order they are searched (the garde stands for the prise)
+_QUESTIONS = (Contract.GARDE, Contract.GARDE_SANS, Contract.GARDE_CONTRE)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One contract for one taker: the margin in points and the taker's score, each as
+    proven bounds (equal when exact), and the verdict (None: the limit left it open)."""
+
+    contract: Contract
+    margin_bounds: Tuple[float, float]
+    score_bounds: Tuple[int, int]
+    made: Optional[bool]
+
+    @property
+    def margin(self) -> Optional[float]:
+        """The exact margin, or None when only bounds are proven."""
+        lo, hi = self.margin_bounds
+        return lo if lo == hi else None
+
+    @property
+    def score(self) -> Optional[int]:
+        """The taker's exact score, or None when only bounds are proven."""
+        lo, hi = self.score_bounds
+        return lo if lo == hi else None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One seat as the taker: the discard and call it plays with, a cell per contract
+    (prise, garde, garde sans, garde contre), and the nodes searched."""
+
+    taker: int
+    discard: Tuple[int, ...]
+    called: Optional[int]
+    partner: Optional[int]
+    cells: Dict[Contract, Cell]
+    nodes: int
+
+    @property
+    def best(self) -> Tuple[Optional[Contract], ...]:
+        """The bids that may score best for this seat (None: pass, which scores 0): one
+        when the bounds decide it, more while the limit leaves them apart by too little."""
+        options: List[Tuple[Optional[Contract], Tuple[int, int]]] = [(None, (0, 0))]
+        options += [(c, cell.score_bounds) for c, cell in self.cells.items()]
+        floor = max(lo for _, (lo, _) in options)
+        tops = [(c, hi) for c, (lo, hi) in options if hi >= floor]
+        exact = [c for c, (lo, hi) in options if lo == hi == floor]
+        if len(tops) > 1 and exact and all(hi <= floor for _, hi in tops):
+            return (exact[0],)  # ties between exact scores: the lowest bid
+        return tuple(c for c, _ in tops)
+
+
+@dataclass(frozen=True)
+class DDTable:
+    """The double-dummy table of one deal: a :class:`Row` per seat as the taker."""
+
+    id: Optional[str]
+    variant: Variant
+    dealer: Optional[int]
+    leader: int
+    rows: List[Row]
+    node_limit: Optional[int]
+    seconds: float
+
+    @property
+    def nodes(self) -> int:
+        return sum(r.nodes for r in self.rows)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every margin is exact."""
+        return all(cell.margin is not None for r in self.rows for cell in r.cells.values())
+
+
+@dataclass(frozen=True)
+class _RowTask:
+    hands: Tuple[int, ...]
+    dog: int
+    taker: int
+    leader: int
+    players: int
+    discard: Tuple[int, ...]
+    called: Optional[int]
+    node_limit: Optional[int]
+    table_mb: int
+
+
+def _row(task: _RowTask) -> Row:
+    """One seat's row, on a worker (module level: picklable), from a cleared table."""
+    variant = variant_for(task.players)
+    partner = rules.partner_of(task.hands, task.taker, task.called)
+    states = [rules.opening_state(task.hands, task.dog, task.taker, contract, task.leader,
+                                  task.discard if contract.taker_takes_dog else None, variant, partner)
+              for contract in _QUESTIONS]
+    solver = worker_solver(task.table_mb)
+    solver.clear()
+    outcomes = ask_world(solver, states, task.node_limit, task.node_limit)
+    by_question = dict(zip(_QUESTIONS, outcomes))
+    cells: Dict[Contract, Cell] = {}
+    for contract in Contract:
+        o = by_question[Contract.GARDE if contract.taker_takes_dog else contract]
+        scores = [margin_score(contract, m, variant, partner is not None) for m in (o.low, o.high)]
+        cells[contract] = Cell(contract, (o.low, o.high), (scores[0], scores[1]), o.made)
+    return Row(task.taker, task.discard, task.called, partner, cells, sum(o.nodes for o in outcomes))
+
+
+def check_record(record: DealRecord) -> DealRecord:
+    """``record``, if its table can be made: it says who deals (or leads first); else a
+    :class:`RecordError` located in it."""
+    if not isinstance(record, DealRecord):
+        raise TypeError(f"expected a DealRecord, not {type(record).__name__}")
+    if record.dealer is None and record.leader is None:
+        raise record._located(RecordError("a double-dummy table needs the dealer (or the first leader)",
+                                          key="dealer"))
+    return record
+
+
+def _tasks(record: DealRecord, node_limit: Optional[int], table_mb: int) -> Tuple[int, List[_RowTask]]:
+    """The first leader and the rows' tasks of ``record`` (:func:`check_record`)."""
+    check_record(record)
+    variant = record.variant
+    leader = (record.dealer + 1) % variant.players if record.dealer is not None else record.leader
+    assert leader is not None
+    hands = tuple(mask_of(h) for h in record.hands)
+    dog = mask_of(record.dog)
+    tasks = []
+    for seat in range(variant.players):
+        own = seat == record.taker
+        discard = record.discard if own and record.discard is not None else simple_discard(hands[seat] | dog, variant)
+        tasks.append(_RowTask(hands, dog, seat, leader, variant.players, tuple(sorted(discard)),
+                              call_for(hands[seat], record.called if own else None, variant), node_limit, table_mb))
+    return leader, tasks
+
+
+def dd_tables(records: Iterable[DealRecord], *, node_limit: Optional[int] = DEFAULT_NODES,
+              table_mb: int = WORKER_TABLE_MB, jobs: int = 1, scheduler: Optional[str] = None,
+              progress: Optional[str] = None, total: Optional[int] = None) -> Iterator[DDTable]:
+    """The double-dummy table of each deal of ``records`` (read lazily), in order.
+
+    ``node_limit``: nodes for each question's make/fail and as many for its margin
+    (None: no limit, exact but possibly very long; 0: no search, the static bounds).
+    ``jobs`` worker processes (0: all cores; 1 runs here) or a Dask ``scheduler`` share
+    the rows, each worker with a table of ``table_mb``; the results do not depend on
+    them.  ``progress`` labels a counter of the deals done on stderr, out of ``total``.
+    A record is checked as it is read (:func:`check_record`).
+    """
+    _check_limits(None, node_limit)
+    _check_table_mb(table_mb)
+    started: List[Tuple[DealRecord, int, int, float]] = []  # (record, leader, rows, start) not yet yielded
+
+    def tasks() -> Iterator[_RowTask]:
+        for record in records:
+            leader, rows = _tasks(record, node_limit, table_mb)
+            started.append((record, leader, len(rows), time.perf_counter()))
+            yield from rows
+
+    bar = Progress(progress, total)
+    rows: List[Row] = []
+    try:
+        for row in map_ordered(_row, tasks(), jobs=jobs, scheduler=scheduler):
+            rows.append(row)
+            record, leader, n, start = started[0]
+            if len(rows) == n:
+                del started[0]
+                yield DDTable(record.id, record.variant, record.dealer, leader, rows, node_limit,
+                              time.perf_counter() - start)
+                rows = []
+                bar.step()
+    finally:
+        bar.close()
+
+
+def dd_table(record: DealRecord, *, node_limit: Optional[int] = DEFAULT_NODES, table_mb: int = WORKER_TABLE_MB,
+             jobs: int = 1, scheduler: Optional[str] = None, progress: Optional[str] = None) -> DDTable:
+    """The double-dummy table of one deal (:func:`dd_tables`)."""
+    return next(dd_tables([record], node_limit=node_limit, table_mb=table_mb, jobs=jobs, scheduler=scheduler,
+                          progress=progress, total=1))
+

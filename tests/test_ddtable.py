@@ -1,0 +1,199 @@
+"""The double-dummy table of a deal (tarot_solver.ddtable and `tarot-solve table`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional
+
+import pytest
+from click.testing import CliRunner
+
+from tarot_solver import rules
+from tarot_solver.advice import margin_score
+from tarot_solver.cli import main
+from tarot_solver.ddtable import Cell, Row, dd_table, dd_tables
+from tarot_solver.errors import RecordError
+from tarot_solver.handcount import simple_call, simple_discard
+from tarot_solver.records import DealRecord
+from tarot_solver.solver import Solver
+from tarot_solver.variant import Contract
+
+from conftest import EXAMPLES, load_json
+
+
+def record(name: str) -> DealRecord:
+    return DealRecord.from_json(load_json(name), file=name)
+
+
+def taking(deal: DealRecord, seat: int, contract: Contract, row: Row) -> rules.PlayState:
+    """The opening position of ``deal`` with ``seat`` taking ``contract``, built as a record
+    to solve would be (the row's discard and call), independently of the table."""
+    changes: Dict[str, Any] = {"taker": seat, "contract": contract, "played": None, "bids": None,
+                               "poignees": None, "slam": None, "leader": None,
+                               "discard": list(row.discard) if contract.taker_takes_dog else None,
+                               "called": row.called}
+    return dataclasses.replace(deal, **changes).opening_state()
+
+
+@pytest.mark.parametrize("name", ["deal.json", "three.json", "five.json"])
+def test_static_table_is_each_contract_solved_as_a_record(name: str) -> None:
+    # No search: each cell holds the static bounds of the position a record of that
+    # taker and contract gives, so a wrong discard, camp, dog credit or leader shows.
+    deal = record(name)
+    table = dd_table(deal, node_limit=0)
+    solver = Solver(table_mb=16)
+    assert [r.taker for r in table.rows] == list(range(deal.variant.players))
+    assert table.leader == (deal.dealer + 1) % deal.variant.players
+    for row in table.rows:
+        hands = [sum(1 << c for c in h) for h in deal.hands]
+        dog = sum(1 << c for c in deal.dog)
+        if row.taker == deal.taker and deal.discard is not None:
+            assert list(row.discard) == deal.discard
+        else:
+            assert list(row.discard) == simple_discard(hands[row.taker] | dog, deal.variant)
+        if deal.variant.partner_share:
+            assert row.called == (deal.called if row.taker == deal.taker else simple_call(hands[row.taker]))
+            assert row.partner == rules.partner_of(hands, row.taker, row.called)
+        else:
+            assert row.called is None and row.partner is None
+        assert row.nodes == 0
+        assert row.cells[Contract.PRISE].margin_bounds == row.cells[Contract.GARDE].margin_bounds
+        for contract, cell in row.cells.items():
+            static = solver.made(taking(deal, row.taker, contract, row), node_limit=0).margin_bounds
+            if contract.taker_takes_dog:
+                assert cell.margin_bounds == static
+            else:  # (narrowed by what the other of garde sans and garde contre proves)
+                assert static[0] <= cell.margin_bounds[0] <= cell.margin_bounds[1] <= static[1]
+            partner = row.partner is not None
+            assert cell.score_bounds == tuple(margin_score(contract, m, deal.variant, partner)
+                                              for m in cell.margin_bounds)
+
+
+def test_searched_cells_hold_the_values_a_solve_proves() -> None:
+    deal = record("deal.json")
+    table = dd_table(deal, node_limit=30_000)
+    solver = Solver(table_mb=64)
+    for row in table.rows:
+        assert row.nodes > 0
+        for contract in (Contract.GARDE, Contract.GARDE_SANS, Contract.GARDE_CONTRE):
+            cell = row.cells[contract]
+            other = solver.solve(taking(deal, row.taker, contract, row), node_limit=300_000, pv=False)
+            lo, hi = other.margin_bounds
+            # both are proven bounds on the same value
+            assert max(lo, cell.margin_bounds[0]) <= min(hi, cell.margin_bounds[1]), (row.taker, contract)
+            if cell.made is not None:
+                assert cell.made == (cell.margin_bounds[0] >= 0)
+                assert other.made in (None, cell.made)
+
+
+def test_a_far_seat_is_decided_within_a_small_limit() -> None:
+    # Seat 0 is far below every target: each contract fails, and passing is the best bid.
+    table = dd_table(record("deal.json"), node_limit=200_000)
+    row = table.rows[0]
+    assert all(cell.made is False and cell.margin_bounds[1] < -20 for cell in row.cells.values())
+    assert row.best == (None,)
+    assert not table.complete
+
+
+def test_best_bid_from_score_bounds() -> None:
+    def row(**scores: Any) -> Row:
+        cells = {c: Cell(c, (0.0, 0.0), scores.get(c.value, (-100, -100)), None) for c in Contract}
+        return Row(0, (), None, None, cells, 0)
+
+    assert row().best == (None,)  # every contract fails: pass
+    assert row(garde=(50, 50), prise=(25, 25)).best == (Contract.GARDE,)
+    assert row(garde=(50, 80), garde_sans=(40, 45), prise=(25, 40)).best == (Contract.GARDE,)
+    assert row(garde=(-50, 80), prise=(-25, 40)).best == (None, Contract.PRISE, Contract.GARDE)
+    assert row(garde=(30, 60), garde_sans=(-10, 70)).best == (Contract.GARDE, Contract.GARDE_SANS)
+
+
+def test_tables_do_not_depend_on_the_workers() -> None:
+    deals = [record("deal.json"), record("three.json")]
+    one = list(dd_tables(deals, node_limit=20_000, jobs=1))
+    two = list(dd_tables(deals, node_limit=20_000, jobs=2))
+    assert [t.id for t in one] == ["example-deal", "example-three"]
+    assert [t.rows for t in one] == [t.rows for t in two]
+
+
+def test_a_record_without_dealer_or_leader_is_refused() -> None:
+    obj = load_json("deal.json")
+    del obj["dealer"]
+    deal = DealRecord.from_json(obj, file="f.json", record="line 1")
+    with pytest.raises(RecordError, match="f.json.*line 1.*dealer"):
+        dd_table(deal)
+    with pytest.raises(ValueError, match="node_limit"):
+        dd_table(record("deal.json"), node_limit=-1)
+
+
+# the command -----------------------------------------------------------------------------
+
+
+def run(args: List[str]) -> Any:
+    return CliRunner().invoke(main, args)
+
+
+def test_table_text_has_a_line_per_seat() -> None:
+    result = run(["table", str(EXAMPLES / "deal.json"), "--nodes", "20000", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("deal example-deal: double-dummy table: dealer 2, seat 3 leads; 20,000 nodes a question")
+    assert lines[1].split()[:5] == ["seat", "discard", "prise/garde", "garde", "sans"]
+    assert [line.split()[0] for line in lines[2:6]] == ["0", "1", "2", "3"]
+    assert "9S CS 7H 1D 2D 8D" in lines[3]  # the record's discard for its taker
+
+
+def test_table_five_players_shows_the_calls() -> None:
+    result = run(["table", str(EXAMPLES / "five.json"), "--nodes", "1000", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "calls" in lines[1]
+    assert len([line for line in lines if line[:4].strip().isdigit()]) == 5
+
+
+def test_table_json(tmp_path: Path) -> None:
+    result = run(["table", str(EXAMPLES / "three.json"), "--nodes", "20000", "-j", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert (out["id"], out["players"], out["dealer"], out["leader"], out["node_limit"]) == ("example-three", 3, 0, 1,
+                                                                                           20000)
+    assert [r["seat"] for r in out["rows"]] == [0, 1, 2]
+    for r in out["rows"]:
+        assert set(r["contracts"]) == {"prise", "garde", "garde_sans", "garde_contre"}
+        for cell in r["contracts"].values():
+            lo, hi = cell["margin_bounds"]
+            assert cell["margin"] == (lo if lo == hi else None)
+            assert cell["made"] in (None, lo >= 0)
+        assert len(r["discard"]) == 6 and r["best"]
+    assert out["nodes"] == sum(r["nodes"] for r in out["rows"])
+
+
+def test_table_many_deals_output_and_resume(tmp_path: Path) -> None:
+    lines = [json.dumps(load_json(n)) for n in ("deal.json", "three.json", "five.json")]
+    source = tmp_path / "deals.jsonl"
+    source.write_text("\n".join(lines[:2]) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = run(["table", str(source), "--nodes", "1000", "-j", "1", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert [json.loads(x)["line"] for x in out.read_text().splitlines()] == [1, 2]
+    source.write_text("\n".join(lines) + "\n")
+    result = run(["table", str(source), "--nodes", "1000", "-j", "1", "-o", str(out), "--resume"])
+    assert result.exit_code == 0, result.output
+    assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == ["example-deal", "example-three",
+                                                                           "example-five"]
+
+
+def test_table_bad_records(tmp_path: Path, write: Callable[[str, str], Path]) -> None:
+    obj = load_json("deal.json")
+    del obj["dealer"]
+    bad = write("bad.json", json.dumps(obj))
+    result = run(["table", str(bad)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [f"tarot-solve: error: {bad}: line 1 (id 'example-deal'): key 'dealer': a"
+                                          " double-dummy table needs the dealer (or the first leader)"]
+    many = write("many.jsonl", json.dumps(load_json("three.json")) + "\n" + json.dumps(obj) + "\n")
+    result = run(["table", str(many), "--nodes", "1000", "-j", "1", "--json"])
+    assert result.exit_code == 2
+    assert [json.loads(x)["id"] for x in result.stdout.splitlines()] == ["example-three"]
+    assert "skipped" in result.stderr and "dealer" in result.stderr
