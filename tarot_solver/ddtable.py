@@ -216,7 +216,10 @@ def dd_tables(records: Iterable[DealRecord], *, node_limit: Optional[int] = DEFA
 
 def dd_table(record: DealRecord, *, node_limit: Optional[int] = DEFAULT_NODES, table_mb: int = WORKER_TABLE_MB,
              jobs: int = 1, scheduler: Optional[str] = None, progress: Optional[str] = None) -> DDTable:
-    """The double-dummy table of one deal (:func:`dd_tables`)."""
-    return next(dd_tables([record], node_limit=node_limit, table_mb=table_mb, jobs=jobs, scheduler=scheduler,
-                          progress=progress, total=1))
-
+    """The double-dummy table of one deal (as :func:`dd_tables`; ``progress`` counts its rows)."""
+    _check_limits(None, node_limit)
+    _check_table_mb(table_mb)
+    start = time.perf_counter()
+    leader, tasks = _tasks(record, node_limit, table_mb)
+    rows = list(map_ordered(_row, tasks, jobs=jobs, scheduler=scheduler, progress=progress, total=len(tasks)))
+    return DDTable(record.id, record.variant, record.dealer, leader, rows, node_limit, time.perf_counter() - start)
