@@ -657,14 +657,17 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState, best: Option
               show_default=True, metavar="N",
               help="Search nodes per question for make/fail, and as many for the margin (0: no limit); a question"
                    " left open is shown with its proven bounds.")
+@click.option("--seat", "seats", type=click.IntRange(0, MAX_SEAT), multiple=True, metavar="S",
+              help="Only this seat as the taker (repeat for more; default every seat).")
 @click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=WORKER_TABLE_MB,
               show_default=True, metavar="M", help="Memory for the transposition table of each worker, in MiB.")
 @batch_options("Write one JSON line per deal to this file ('-': stdout; FILE may then hold one deal).",
                items="deals", bad="record")
 @json_option
 @click.pass_context
-def table_command(ctx: click.Context, file: str, node_limit: int, table_mb: int, output: Optional[str], jobs: int,
-                  scheduler: Optional[str], resume: bool, strict: bool, as_json: bool) -> None:
+def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[int, ...], table_mb: int,
+                  output: Optional[str], jobs: int, scheduler: Optional[str], resume: bool, strict: bool,
+                  as_json: bool) -> None:
     """Double-dummy table of the deal in FILE ('-' for stdin): for each seat as the taker,
     the margin and score of each contract, and the best bid.
 
@@ -678,15 +681,15 @@ def table_command(ctx: click.Context, file: str, node_limit: int, table_mb: int,
         raise click.UsageError("--resume needs --output (the file to complete)")
     _check_scheduler_option(ctx, scheduler)
     limit = node_limit or None
+    chosen = seats or None
     records = _read(ctx, file, strict)
     first = list(itertools.islice(records, 2))
     if len(first) == 1 and output is None:
         _, record = first[0]
         if isinstance(record, TarotError):
             raise record
-        _ddtable.check_record(record)
-        table = _ddtable.dd_table(record, node_limit=limit, table_mb=table_mb, jobs=jobs, scheduler=scheduler,
-                                  progress=_progress("table", rows_on_stdout=False))
+        table = _ddtable.dd_table(record, node_limit=limit, seats=chosen, table_mb=table_mb, jobs=jobs,
+                                  scheduler=scheduler, progress=_progress("table", rows_on_stdout=False))
         emit(_table_json(table), as_json, _render_table)
         return
 
@@ -698,15 +701,32 @@ def table_command(ctx: click.Context, file: str, node_limit: int, table_mb: int,
                 lines.append(line)
                 yield record
 
-        for table in _ddtable.dd_tables(records_of(), node_limit=limit, table_mb=table_mb, jobs=jobs,
-                                        scheduler=scheduler, progress=_progress("table", output in (None, "-")),
-                                        total=total):
+        for table in _ddtable.dd_tables(records_of(), node_limit=limit, seats=chosen, table_mb=table_mb,
+                                        jobs=jobs, scheduler=scheduler,
+                                        progress=_progress("table", output in (None, "-")), total=total):
             yield {"line": lines.popleft(), **_table_json(table)}
+
+    tally: "Counter[str]" = Counter()
+
+    def count(result: Dict[str, Any]) -> None:
+        """Tally a table's questions (on --resume, those already in the output too)."""
+        tally["deals"] += 1
+        for row in result["rows"]:  # (KeyError: a line of another command)
+            for name, cell in row["contracts"].items():
+                if name != "prise":  # (the garde's card play)
+                    tally["questions"] += 1
+                    tally["decided"] += cell["made"] is not None
+                    tally["exact"] += cell["margin"] is not None
+            tally["seats"] += 1
+            tally["best"] += len(row["best"]) == 1
 
     echo = (lambda r: _write_line(sys.stdout, r)) if as_json else (lambda r: click.echo(_render_table(r) + "\n"))
     skipped = _batch(ctx, file, itertools.chain(first, records),
                      lambda line, record: (line, _ddtable.check_record(record)), tables, noun="deal",
-                     output=output, resume=resume, strict=strict, on_result=lambda r: None, echo=echo)
+                     output=output, resume=resume, strict=strict, on_result=count, echo=echo)
+    click.echo(f"{plural(tally['deals'], 'deal')}: {tally['decided']} of {tally['questions']} verdicts and"
+               f" {tally['exact']} exact margins (prise/garde, garde sans and garde contre by seat); the best bid"
+               f" decided for {tally['best']} of {plural(tally['seats'], 'seat')}", err=True)
     _raise_skipped(skipped, "record")
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from . import rules
 from .advice import ask_world, call_for, margin_score
@@ -37,7 +37,7 @@ from .handcount import simple_discard
 from .parallel import Progress, map_ordered
 from .records import DealRecord
 from .solver import WORKER_TABLE_MB, _check_limits, _check_table_mb, worker_solver
-from .variant import Contract, Variant, variant_for
+from .variant import Contract, Variant, check_seat, variant_for
 
 #: nodes a question (make/fail, then as many for the margin) by default: about 0.4 s each
 DEFAULT_NODES = 2_000_000
@@ -96,7 +96,8 @@ class Row:
 
 @dataclass(frozen=True)
 class DDTable:
-    """The double-dummy table of one deal: a :class:`Row` per seat as the taker."""
+    """The double-dummy table of one deal: a :class:`Row` per seat as the taker (those asked
+    for, in seat order)."""
 
     id: Optional[str]
     variant: Variant
@@ -159,16 +160,24 @@ def check_record(record: DealRecord) -> DealRecord:
     return record
 
 
-def _tasks(record: DealRecord, node_limit: Optional[int], table_mb: int) -> Tuple[int, List[_RowTask]]:
-    """The first leader and the rows' tasks of ``record`` (:func:`check_record`)."""
+def _tasks(record: DealRecord, node_limit: Optional[int], table_mb: int,
+           seats: Optional[Sequence[int]]) -> Tuple[int, List[_RowTask]]:
+    """The first leader and the tasks of the rows of ``seats`` (None: all) of ``record``
+    (:func:`check_record`)."""
     check_record(record)
     variant = record.variant
+    chosen = range(variant.players) if seats is None else sorted(set(seats))
+    try:
+        for seat in chosen:
+            check_seat(seat, "seats", variant.players)
+    except RecordError as e:
+        raise record._located(e)
     leader = (record.dealer + 1) % variant.players if record.dealer is not None else record.leader
     assert leader is not None
     hands = tuple(mask_of(h) for h in record.hands)
     dog = mask_of(record.dog)
     tasks = []
-    for seat in range(variant.players):
+    for seat in chosen:
         own = seat == record.taker
         discard = record.discard if own and record.discard is not None else simple_discard(hands[seat] | dog, variant)
         tasks.append(_RowTask(hands, dog, seat, leader, variant.players, tuple(sorted(discard)),
@@ -177,13 +186,14 @@ def _tasks(record: DealRecord, node_limit: Optional[int], table_mb: int) -> Tupl
 
 
 def dd_tables(records: Iterable[DealRecord], *, node_limit: Optional[int] = DEFAULT_NODES,
-              table_mb: int = WORKER_TABLE_MB, jobs: int = 1, scheduler: Optional[str] = None,
-              progress: Optional[str] = None, total: Optional[int] = None) -> Iterator[DDTable]:
+              seats: Optional[Sequence[int]] = None, table_mb: int = WORKER_TABLE_MB, jobs: int = 1,
+              scheduler: Optional[str] = None, progress: Optional[str] = None,
+              total: Optional[int] = None) -> Iterator[DDTable]:
     """The double-dummy table of each deal of ``records`` (read lazily), in order.
 
     ``node_limit``: nodes for each question's make/fail and as many for its margin
     (None: no limit, exact but possibly very long; 0: no search, the static bounds).
-    ``jobs`` worker processes (0: all cores; 1 runs here) or a Dask ``scheduler`` share
+    ``seats``: the takers to tabulate (None: every seat).  ``jobs`` worker processes (0: all cores; 1 runs here) or a Dask ``scheduler`` share
     the rows, each worker with a table of ``table_mb``; the results do not depend on
     them.  ``progress`` labels a counter of the deals done on stderr, out of ``total``.
     A record is checked as it is read (:func:`check_record`).
@@ -194,7 +204,7 @@ def dd_tables(records: Iterable[DealRecord], *, node_limit: Optional[int] = DEFA
 
     def tasks() -> Iterator[_RowTask]:
         for record in records:
-            leader, rows = _tasks(record, node_limit, table_mb)
+            leader, rows = _tasks(record, node_limit, table_mb, seats)
             started.append((record, leader, len(rows), time.perf_counter()))
             yield from rows
 
@@ -214,12 +224,13 @@ def dd_tables(records: Iterable[DealRecord], *, node_limit: Optional[int] = DEFA
         bar.close()
 
 
-def dd_table(record: DealRecord, *, node_limit: Optional[int] = DEFAULT_NODES, table_mb: int = WORKER_TABLE_MB,
-             jobs: int = 1, scheduler: Optional[str] = None, progress: Optional[str] = None) -> DDTable:
+def dd_table(record: DealRecord, *, node_limit: Optional[int] = DEFAULT_NODES,
+             seats: Optional[Sequence[int]] = None, table_mb: int = WORKER_TABLE_MB, jobs: int = 1,
+             scheduler: Optional[str] = None, progress: Optional[str] = None) -> DDTable:
     """The double-dummy table of one deal (as :func:`dd_tables`; ``progress`` counts its rows)."""
     _check_limits(None, node_limit)
     _check_table_mb(table_mb)
     start = time.perf_counter()
-    leader, tasks = _tasks(record, node_limit, table_mb)
+    leader, tasks = _tasks(record, node_limit, table_mb, seats)
     rows = list(map_ordered(_row, tasks, jobs=jobs, scheduler=scheduler, progress=progress, total=len(tasks)))
     return DDTable(record.id, record.variant, record.dealer, leader, rows, node_limit, time.perf_counter() - start)

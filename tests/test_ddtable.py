@@ -117,6 +117,15 @@ def test_tables_do_not_depend_on_the_workers() -> None:
     assert [t.rows for t in one] == [t.rows for t in two]
 
 
+def test_chosen_seats_give_their_rows_as_in_the_whole_table() -> None:
+    deal = record("five.json")
+    whole = dd_table(deal, node_limit=5_000)
+    part = dd_table(deal, node_limit=5_000, seats=[4, 2, 4])
+    assert part.rows == [whole.rows[2], whole.rows[4]]
+    with pytest.raises(RecordError, match="five.json.*seats.*bad seat '5'"):
+        dd_table(deal, seats=[5])
+
+
 def test_a_record_without_dealer_or_leader_is_refused() -> None:
     obj = load_json("deal.json")
     del obj["dealer"]
@@ -180,6 +189,9 @@ def test_table_many_deals_output_and_resume(tmp_path: Path) -> None:
     source.write_text("\n".join(lines) + "\n")
     result = run(["table", str(source), "--nodes", "1000", "-j", "1", "-o", str(out), "--resume"])
     assert result.exit_code == 0, result.output
+    # the tally counts the whole output: 4 + 3 + 5 seats, 3 questions each
+    tally = result.stderr.splitlines()[-1]
+    assert tally.startswith("3 deals: ") and " of 36 verdicts and " in tally and tally.endswith(" of 12 seats")
     assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == ["example-deal", "example-three",
                                                                            "example-five"]
 
