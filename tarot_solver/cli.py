@@ -659,15 +659,18 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState, best: Option
                    " left open is shown with its proven bounds.")
 @click.option("--seat", "seats", type=click.IntRange(0, MAX_SEAT), multiple=True, metavar="S",
               help="Only this seat as the taker (repeat for more; default every seat).")
+@click.option("--discards", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
+              help="Prise and garde: try K candidate discards per seat (the record's or the simple policy's first,"
+                   " then those of the discard advice) and keep the best.")
 @click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=WORKER_TABLE_MB,
               show_default=True, metavar="M", help="Memory for the transposition table of each worker, in MiB.")
 @batch_options("Write one JSON line per deal to this file ('-': stdout; FILE may then hold one deal).",
                items="deals", bad="record")
 @json_option
 @click.pass_context
-def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[int, ...], table_mb: int,
-                  output: Optional[str], jobs: int, scheduler: Optional[str], resume: bool, strict: bool,
-                  as_json: bool) -> None:
+def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[int, ...], discards: int,
+                  table_mb: int, output: Optional[str], jobs: int, scheduler: Optional[str], resume: bool,
+                  strict: bool, as_json: bool) -> None:
     """Double-dummy table of the deal in FILE ('-' for stdin): for each seat as the taker,
     the margin and score of each contract, and the best bid.
 
@@ -688,8 +691,8 @@ def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[i
         _, record = first[0]
         if isinstance(record, TarotError):
             raise record
-        table = _ddtable.dd_table(record, node_limit=limit, seats=chosen, table_mb=table_mb, jobs=jobs,
-                                  scheduler=scheduler, progress=_progress("table", rows_on_stdout=False))
+        table = _ddtable.dd_table(record, node_limit=limit, seats=chosen, discards=discards, table_mb=table_mb,
+                                  jobs=jobs, scheduler=scheduler, progress=_progress("table", rows_on_stdout=False))
         emit(_table_json(table), as_json, _render_table)
         return
 
@@ -701,8 +704,8 @@ def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[i
                 lines.append(line)
                 yield record
 
-        for table in _ddtable.dd_tables(records_of(), node_limit=limit, seats=chosen, table_mb=table_mb,
-                                        jobs=jobs, scheduler=scheduler,
+        for table in _ddtable.dd_tables(records_of(), node_limit=limit, seats=chosen, discards=discards,
+                                        table_mb=table_mb, jobs=jobs, scheduler=scheduler,
                                         progress=_progress("table", output in (None, "-")), total=total):
             yield {"line": lines.popleft(), **_table_json(table)}
 

@@ -7,7 +7,12 @@ play being double-dummy from the first lead (the dealer's right leads):
 * prise and garde: the taker takes the dog and discards; both play the same, so one
   question serves both (their scores differ by the multiplier).  The discard is the
   record's where it gives one for this seat (its ``taker``), else the simple policy's
-  (:func:`~tarot_solver.handcount.simple_discard`, the bid advice's);
+  (:func:`~tarot_solver.handcount.simple_discard`, the bid advice's); or, with
+  ``discards`` above 1, the best of that many candidates
+  (:func:`~tarot_solver.advice.discard_candidates`, the record's or the policy's
+  first): the cell's bounds are those of the largest value among the candidates'
+  (the largest low bound, the largest high bound), the discard shown the one with
+  the best proven bounds;
 * garde sans: the taker plays the cards he was dealt, the dog counting for him;
 * garde contre: the same card play, the dog counting for the defence.
 
@@ -15,7 +20,7 @@ At five players the taker calls a card (the record's ``called`` for its taker, e
 simple policy's, :func:`~tarot_solver.handcount.simple_call`); its holder is his
 partner, and he plays alone when it lies in the dog.
 
-Each question is the bid advice's (:func:`tarot_solver.advice.ask_world`): make/fail
+Each question is the bid advice's (:func:`tarot_solver.advice.ask`): make/fail
 within the node limit, then the margin within the same number of nodes more, the garde
 sans and the garde contre narrowing each other.  A question the limit stops is reported
 with its proven bounds, never guessed.  Each row starts from a cleared table, so the
@@ -30,10 +35,9 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from . import rules
-from .advice import ask_world, call_for, margin_score
+from .advice import Outcome, ask, ask_world, call_for, discard_candidates, margin_score
 from .cards import mask_of
-from .errors import RecordError
-from .handcount import simple_discard
+from .errors import RecordError, integer
 from .parallel import Progress, map_ordered
 from .records import DealRecord
 from .solver import WORKER_TABLE_MB, _check_limits, _check_table_mb, worker_solver
@@ -124,7 +128,7 @@ class _RowTask:
     taker: int
     leader: int
     players: int
-    discard: Tuple[int, ...]
+    discards: Tuple[Tuple[int, ...], ...]  # the candidates for prise and garde, in order
     called: Optional[int]
     node_limit: Optional[int]
     table_mb: int
@@ -134,19 +138,28 @@ def _row(task: _RowTask) -> Row:
     """One seat's row, on a worker (module level: picklable), from a cleared table."""
     variant = variant_for(task.players)
     partner = rules.partner_of(task.hands, task.taker, task.called)
-    states = [rules.opening_state(task.hands, task.dog, task.taker, contract, task.leader,
-                                  task.discard if contract.taker_takes_dog else None, variant, partner)
-              for contract in _QUESTIONS]
+
+    def opening(contract: Contract, discard: Optional[Tuple[int, ...]] = None) -> rules.PlayState:
+        return rules.opening_state(task.hands, task.dog, task.taker, contract, task.leader, discard, variant,
+                                   partner)
+
     solver = worker_solver(task.table_mb)
     solver.clear()
-    outcomes = ask_world(solver, states, task.node_limit, task.node_limit)
-    by_question = dict(zip(_QUESTIONS, outcomes))
+    limit = task.node_limit
+    tried = [ask(solver, opening(Contract.GARDE, d), limit, limit) for d in task.discards]
+    # the taker keeps the best discard: its value is the largest of theirs, within these bounds
+    low, high = max(o.low for o in tried), max(o.high for o in tried)
+    chosen = max(range(len(tried)), key=lambda k: (tried[k].low, tried[k].high, -k))
+    garde = Outcome(made=True if low >= 0 else False if high < 0 else None, low=low, high=high,
+                    nodes=sum(o.nodes for o in tried))
+    sans, contre = ask_world(solver, [opening(Contract.GARDE_SANS), opening(Contract.GARDE_CONTRE)], limit, limit)
     cells: Dict[Contract, Cell] = {}
     for contract in Contract:
-        o = by_question[Contract.GARDE if contract.taker_takes_dog else contract]
+        o = garde if contract.taker_takes_dog else sans if contract is Contract.GARDE_SANS else contre
         scores = [margin_score(contract, m, variant, partner is not None) for m in (o.low, o.high)]
         cells[contract] = Cell(contract, (o.low, o.high), (scores[0], scores[1]), o.made)
-    return Row(task.taker, task.discard, task.called, partner, cells, sum(o.nodes for o in outcomes))
+    return Row(task.taker, task.discards[chosen], task.called, partner, cells,
+               garde.nodes + sans.nodes + contre.nodes)
 
 
 def check_record(record: DealRecord) -> DealRecord:
@@ -160,10 +173,10 @@ def check_record(record: DealRecord) -> DealRecord:
     return record
 
 
-def _tasks(record: DealRecord, node_limit: Optional[int], table_mb: int,
-           seats: Optional[Sequence[int]]) -> Tuple[int, List[_RowTask]]:
-    """The first leader and the tasks of the rows of ``seats`` (None: all) of ``record``
-    (:func:`check_record`)."""
+def _tasks(record: DealRecord, node_limit: Optional[int], table_mb: int, seats: Optional[Sequence[int]],
+           discards: int) -> Tuple[int, List[_RowTask]]:
+    """The first leader and the tasks of the rows of ``seats`` (None: all) of ``record``,
+    each with its first ``discards`` candidate discards (:func:`check_record`)."""
     check_record(record)
     variant = record.variant
     chosen = range(variant.players) if seats is None else sorted(set(seats))
@@ -179,32 +192,45 @@ def _tasks(record: DealRecord, node_limit: Optional[int], table_mb: int,
     tasks = []
     for seat in chosen:
         own = seat == record.taker
-        discard = record.discard if own and record.discard is not None else simple_discard(hands[seat] | dog, variant)
-        tasks.append(_RowTask(hands, dog, seat, leader, variant.players, tuple(sorted(discard)),
+        candidates = [tuple(sorted(record.discard))] if own and record.discard is not None else []
+        for c in discard_candidates(hands[seat] | dog, discards, variant):
+            if c not in candidates:
+                candidates.append(c)
+        tasks.append(_RowTask(hands, dog, seat, leader, variant.players, tuple(candidates[:discards]),
                               call_for(hands[seat], record.called if own else None, variant), node_limit, table_mb))
     return leader, tasks
 
 
+def _check_args(node_limit: Optional[int], discards: int, table_mb: int) -> None:
+    _check_limits(None, node_limit)
+    integer("discards", discards)
+    if discards < 1:
+        raise ValueError(f"discards must be 1 or more, not {discards}")
+    _check_table_mb(table_mb)
+
+
 def dd_tables(records: Iterable[DealRecord], *, node_limit: Optional[int] = DEFAULT_NODES,
-              seats: Optional[Sequence[int]] = None, table_mb: int = WORKER_TABLE_MB, jobs: int = 1,
-              scheduler: Optional[str] = None, progress: Optional[str] = None,
+              seats: Optional[Sequence[int]] = None, discards: int = 1, table_mb: int = WORKER_TABLE_MB,
+              jobs: int = 1, scheduler: Optional[str] = None, progress: Optional[str] = None,
               total: Optional[int] = None) -> Iterator[DDTable]:
     """The double-dummy table of each deal of ``records`` (read lazily), in order.
 
     ``node_limit``: nodes for each question's make/fail and as many for its margin
     (None: no limit, exact but possibly very long; 0: no search, the static bounds).
-    ``seats``: the takers to tabulate (None: every seat).  ``jobs`` worker processes (0: all cores; 1 runs here) or a Dask ``scheduler`` share
-    the rows, each worker with a table of ``table_mb``; the results do not depend on
-    them.  ``progress`` labels a counter of the deals done on stderr, out of ``total``.
+    ``seats``: the takers to tabulate (None: every seat).  ``discards``: how many
+    candidate discards each taker tries for prise and garde (the first of
+    :func:`~tarot_solver.advice.discard_candidates`, the record's own discard first for
+    its taker), keeping the best.  ``jobs`` worker processes (0: all cores; 1 runs here)
+    or a Dask ``scheduler`` share the rows, each worker with a table of ``table_mb``; the
+    results do not depend on them.  ``progress`` labels a counter of the deals done on stderr, out of ``total``.
     A record is checked as it is read (:func:`check_record`).
     """
-    _check_limits(None, node_limit)
-    _check_table_mb(table_mb)
+    _check_args(node_limit, discards, table_mb)
     started: List[Tuple[DealRecord, int, int, float]] = []  # (record, leader, rows, start) not yet yielded
 
     def tasks() -> Iterator[_RowTask]:
         for record in records:
-            leader, rows = _tasks(record, node_limit, table_mb, seats)
+            leader, rows = _tasks(record, node_limit, table_mb, seats, discards)
             started.append((record, leader, len(rows), time.perf_counter()))
             yield from rows
 
@@ -225,12 +251,11 @@ def dd_tables(records: Iterable[DealRecord], *, node_limit: Optional[int] = DEFA
 
 
 def dd_table(record: DealRecord, *, node_limit: Optional[int] = DEFAULT_NODES,
-             seats: Optional[Sequence[int]] = None, table_mb: int = WORKER_TABLE_MB, jobs: int = 1,
-             scheduler: Optional[str] = None, progress: Optional[str] = None) -> DDTable:
+             seats: Optional[Sequence[int]] = None, discards: int = 1, table_mb: int = WORKER_TABLE_MB,
+             jobs: int = 1, scheduler: Optional[str] = None, progress: Optional[str] = None) -> DDTable:
     """The double-dummy table of one deal (as :func:`dd_tables`; ``progress`` counts its rows)."""
-    _check_limits(None, node_limit)
-    _check_table_mb(table_mb)
+    _check_args(node_limit, discards, table_mb)
     start = time.perf_counter()
-    leader, tasks = _tasks(record, node_limit, table_mb, seats)
+    leader, tasks = _tasks(record, node_limit, table_mb, seats, discards)
     rows = list(map_ordered(_row, tasks, jobs=jobs, scheduler=scheduler, progress=progress, total=len(tasks)))
     return DDTable(record.id, record.variant, record.dealer, leader, rows, node_limit, time.perf_counter() - start)

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from tarot_solver import rules
-from tarot_solver.advice import margin_score
+from tarot_solver.advice import discard_candidates, margin_score
 from tarot_solver.cli import main
 from tarot_solver.ddtable import Cell, Row, dd_table, dd_tables
 from tarot_solver.errors import RecordError
@@ -115,6 +115,29 @@ def test_tables_do_not_depend_on_the_workers() -> None:
     two = list(dd_tables(deals, node_limit=20_000, jobs=2))
     assert [t.id for t in one] == ["example-deal", "example-three"]
     assert [t.rows for t in one] == [t.rows for t in two]
+
+
+def test_the_best_of_several_discards() -> None:
+    # No search: the prise/garde cell holds the largest static bounds of the candidates,
+    # and the discard shown is the one with the best; the record's own comes first.
+    deal = record("deal.json")
+    solver = Solver(table_mb=16)
+    table = dd_table(deal, node_limit=0, discards=4)
+    tried = []
+    for row in table.rows:
+        full = sum(1 << c for c in deal.hands[row.taker]) | sum(1 << c for c in deal.dog)
+        candidates = discard_candidates(full, 4, deal.variant)
+        if row.taker == deal.taker:
+            candidates = [tuple(deal.discard)] + [c for c in candidates if c != tuple(deal.discard)][:3]
+        tried.append(len(candidates))
+        bounds = [solver.made(taking(deal, row.taker, Contract.GARDE, dataclasses.replace(row, discard=c)),
+                              node_limit=0).margin_bounds for c in candidates]
+        cell = row.cells[Contract.GARDE]
+        assert cell.margin_bounds == (max(lo for lo, _ in bounds), max(hi for _, hi in bounds))
+        assert bounds[candidates.index(row.discard)] == max(bounds)
+    assert max(tried) == 4  # (fewer where the rules leave little choice)
+    with pytest.raises(ValueError, match="discards"):
+        dd_table(deal, discards=0)
 
 
 def test_chosen_seats_give_their_rows_as_in_the_whole_table() -> None:
