@@ -45,8 +45,6 @@ from .variant import Contract, Variant, check_seat, variant_for
 
 #: nodes a question (make/fail, then as many for the margin) by default: about 0.4 s each
 DEFAULT_NODES = 2_000_000
-#: the questions of a row, in the order they are searched (the garde stands for the prise)
-_QUESTIONS = (Contract.GARDE, Contract.GARDE_SANS, Contract.GARDE_CONTRE)
 
 
 @dataclass(frozen=True)
