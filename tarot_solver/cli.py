@@ -472,16 +472,9 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
     """
     if all_cards and made_only:
         raise click.UsageError("--all-cards and --made-only exclude each other")
-    if resume and output is None:
-        raise click.UsageError("--resume needs --output (the file to complete)")
-    _check_scheduler_option(ctx, scheduler)
-    records = _read(ctx, file, strict)
-    first = list(itertools.islice(records, 2))
-    if len(first) == 1 and output is None:
-        _, record = first[0]
-        if isinstance(record, TarotError):
-            raise record
-        _solve_one(record, all_cards, made_only, time_limit, node_limit, table_mb or DEFAULT_TABLE_MB, as_json)
+    one, records = _one_or_many(ctx, file, output, resume, strict, scheduler)
+    if one is not None:
+        _solve_one(one, all_cards, made_only, time_limit, node_limit, table_mb or DEFAULT_TABLE_MB, as_json)
         return
     tally: "Counter[str]" = Counter()
     pending: Deque[Tuple[int, DealRecord]] = deque()
@@ -506,12 +499,31 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
         tally[VERDICTS[result["made"]]] += 1
 
     echo = (lambda r: _write_line(sys.stdout, r)) if as_json else (lambda r: click.echo(_solve_row(r)))
-    skipped = _batch(ctx, file, itertools.chain(first, records), lambda line, record: (line, record, record.state()),
+    skipped = _batch(ctx, file, records, lambda line, record: (line, record, record.state()),
                      solve_all, noun="deal", output=output, resume=resume, strict=strict, on_result=count,
                      echo=echo)
     click.echo(f"{plural(sum(tally.values()), 'deal')}: {tally['made']} made, {tally['failed']} failed, "
                f"{tally['undecided']} undecided", err=True)
     _raise_skipped(skipped, "record")
+
+
+def _one_or_many(ctx: click.Context, file: str, output: Optional[str], resume: bool, strict: bool,
+                 scheduler: Optional[str]) -> Tuple[Optional[DealRecord], Iterator[Tuple[int, Union[DealRecord,
+                                                                                             TarotError]]]]:
+    """The start of a command on one record or many (`solve`, `table`), its batch options
+    checked: FILE's record when it holds one and no --output is asked for (a bad one
+    raises), else None and FILE's records for :func:`_batch`."""
+    if resume and output is None:
+        raise click.UsageError("--resume needs --output (the file to complete)")
+    _check_scheduler_option(ctx, scheduler)
+    records = _read(ctx, file, strict)
+    first = list(itertools.islice(records, 2))
+    if len(first) == 1 and output is None:
+        _, record = first[0]
+        if isinstance(record, TarotError):
+            raise record
+        return record, iter(())
+    return None, itertools.chain(first, records)
 
 
 def _solve_one(record: DealRecord, all_cards: bool, made_only: bool, time_limit: Optional[float],
@@ -680,18 +692,11 @@ def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[i
     per deal (a JSON line with --json or --output); a bad record is reported with its
     line and skipped (exit status 2 at the end), unless --strict.
     """
-    if resume and output is None:
-        raise click.UsageError("--resume needs --output (the file to complete)")
-    _check_scheduler_option(ctx, scheduler)
     limit = node_limit or None
     chosen = seats or None
-    records = _read(ctx, file, strict)
-    first = list(itertools.islice(records, 2))
-    if len(first) == 1 and output is None:
-        _, record = first[0]
-        if isinstance(record, TarotError):
-            raise record
-        table = _ddtable.dd_table(record, node_limit=limit, seats=chosen, discards=discards, table_mb=table_mb,
+    one, records = _one_or_many(ctx, file, output, resume, strict, scheduler)
+    if one is not None:
+        table = _ddtable.dd_table(one, node_limit=limit, seats=chosen, discards=discards, table_mb=table_mb,
                                   jobs=jobs, scheduler=scheduler, progress=_progress("table", rows_on_stdout=False))
         emit(_table_json(table), as_json, _render_table)
         return
@@ -724,9 +729,8 @@ def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[i
             tally["best"] += len(row["best"]) == 1
 
     echo = (lambda r: _write_line(sys.stdout, r)) if as_json else (lambda r: click.echo(_render_table(r) + "\n"))
-    skipped = _batch(ctx, file, itertools.chain(first, records),
-                     lambda line, record: (line, _ddtable.check_record(record)), tables, noun="deal",
-                     output=output, resume=resume, strict=strict, on_result=count, echo=echo)
+    skipped = _batch(ctx, file, records, lambda line, record: (line, _ddtable.check_record(record)), tables,
+                     noun="deal", output=output, resume=resume, strict=strict, on_result=count, echo=echo)
     click.echo(f"{plural(tally['deals'], 'deal')}: {tally['decided']} of {tally['questions']} verdicts and"
                f" {tally['exact']} exact margins (prise/garde, garde sans and garde contre by seat); the best bid"
                f" decided for {tally['best']} of {plural(tally['seats'], 'seat')}", err=True)

@@ -70,11 +70,17 @@ def test_undecided_worlds_widen_the_intervals_and_count_as_even() -> None:
                                    pytest.approx(statistics.mean(highs) + 1.959964 * statistics.stdev(highs) / 2))
 
 
-def test_undecided_question_is_bracketed_by_probes() -> None:
+def _example_deal_cut(seed: int, tricks_left: int) -> rules.PlayState:
+    """examples/deal.json after a random legal prefix, ``tricks_left`` tricks to play."""
     state = read_record(EXAMPLES / "deal.json").state()
-    rng = random.Random(0)
-    for _ in range(state.variant.players * (state.total_tricks - 10)):
+    rng = random.Random(seed)
+    for _ in range(state.variant.players * (state.total_tricks - tricks_left)):
         state.play(rng.choice(cards_of(state.legal())))
+    return state
+
+
+def test_undecided_question_is_bracketed_by_probes() -> None:
+    state = _example_deal_cut(0, 10)
     exact = Solver(64).solve(state, pv=False).margin
     first = Solver(16).made(state, node_limit=2000)
     assert not first.complete
@@ -85,10 +91,7 @@ def test_undecided_question_is_bracketed_by_probes() -> None:
 
 
 def test_a_question_without_limits_is_exact() -> None:
-    state = read_record(EXAMPLES / "deal.json").state()
-    rng = random.Random(1)
-    for _ in range(state.variant.players * (state.total_tricks - 8)):
-        state.play(rng.choice(cards_of(state.legal())))
+    state = _example_deal_cut(1, 8)
     exact = Solver(64).solve(state, pv=False).margin
     o = ask(Solver(16), state, None, None)
     assert (o.low, o.high, o.made) == (exact, exact, exact >= 0)
