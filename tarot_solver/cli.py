@@ -420,7 +420,8 @@ def _options(*options: Callable[..., Any]) -> Callable[[Callable[..., Any]], Cal
     return decorate
 
 
-def batch_options(output_help: str, *, items: str, bad: str, scope: str = "") -> Callable[[Callable[..., Any]],
+def batch_options(output_help: str, *, items: str, bad: str, scope: str = "",
+                  limits: str = "--nodes or --time-limit") -> Callable[[Callable[..., Any]],
                                                                                          Callable[..., Any]]:
     """The options of a batch over a file of records (`_batch`): -o, -j, --scheduler,
     --resume, --strict; ``scope`` starts the help of those that apply only to many records."""
@@ -436,7 +437,7 @@ def batch_options(output_help: str, *, items: str, bad: str, scope: str = "") ->
                                " default, bounds the wait for it and for a worker).")),
         click.option("--resume", is_flag=True,
                      help=f"Skip the {items} already in --output and append the others (the lines there"
-                          " are kept as they are, whatever --nodes or --time-limit made them)."),
+                          f" are kept as they are, whatever {limits} made them)."),
         click.option("--strict", is_flag=True,
                      help=said(f"check every {bad} before solving any and, if one is bad, stop with its error,"
                                " writing nothing (instead of skipping it).")),
@@ -665,19 +666,19 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState, best: Option
 
 @main.command("table")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--nodes", "node_limit", type=click.IntRange(min=0), default=_ddtable.DEFAULT_NODES,
+@click.option("--nodes", "node_limit", type=click.IntRange(min=1), default=_ddtable.DEFAULT_NODES,
               show_default=True, metavar="N",
-              help="Search nodes per question for make/fail, and as many for the margin (0: no limit); a question"
-                   " left open is shown with its proven bounds.")
+              help="Search nodes per question for make/fail, and as many for the margin (about 0.2 s a million);"
+                   " a question left open is shown with its proven bounds.")
 @click.option("--seat", "seats", type=click.IntRange(0, MAX_SEAT), multiple=True, metavar="S",
               help="Only this seat as the taker (repeat for more; default every seat).")
 @click.option("--discards", type=click.IntRange(min=1), default=1, show_default=True, metavar="K",
               help="Prise and garde: try K candidate discards per seat (the record's or the simple policy's first,"
-                   " then those of the discard advice) and keep the best.")
+                   " then those of the discard advice) and keep the best; each costs a question.")
 @click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=WORKER_TABLE_MB,
               show_default=True, metavar="M", help="Memory for the transposition table of each worker, in MiB.")
 @batch_options("Write one JSON line per deal to this file ('-': stdout; FILE may then hold one deal).",
-               items="deals", bad="record")
+               items="deals", bad="record", limits="--nodes or --discards")
 @json_option
 @click.pass_context
 def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[int, ...], discards: int,
@@ -692,13 +693,13 @@ def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[i
     per deal (a JSON line with --json or --output); a bad record is reported with its
     line and skipped (exit status 2 at the end), unless --strict.
     """
-    limit = node_limit or None
     chosen = seats or None
     one, records = _one_or_many(ctx, file, output, resume, strict, scheduler)
     if one is not None:
-        table = _ddtable.dd_table(one, node_limit=limit, seats=chosen, discards=discards, table_mb=table_mb,
+        _ddtable.check_record(one, chosen, key="--seat")
+        table = _ddtable.dd_table(one, node_limit=node_limit, seats=chosen, discards=discards, table_mb=table_mb,
                                   jobs=jobs, scheduler=scheduler, progress=_progress("table", rows_on_stdout=False))
-        emit(_table_json(table), as_json, _render_table)
+        emit(table.as_json(), as_json, _render_table)
         return
 
     def tables(items: Iterator[Tuple[int, DealRecord]], total: Optional[int]) -> Iterator[Dict[str, Any]]:
@@ -709,10 +710,10 @@ def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[i
                 lines.append(line)
                 yield record
 
-        for table in _ddtable.dd_tables(records_of(), node_limit=limit, seats=chosen, discards=discards,
+        for table in _ddtable.dd_tables(records_of(), node_limit=node_limit, seats=chosen, discards=discards,
                                         table_mb=table_mb, jobs=jobs, scheduler=scheduler,
                                         progress=_progress("table", output in (None, "-")), total=total):
-            yield {"line": lines.popleft(), **_table_json(table)}
+            yield {"line": lines.popleft(), **table.as_json()}
 
     tally: "Counter[str]" = Counter()
 
@@ -729,64 +730,56 @@ def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[i
             tally["best"] += len(row["best"]) == 1
 
     echo = (lambda r: _write_line(sys.stdout, r)) if as_json else (lambda r: click.echo(_render_table(r) + "\n"))
-    skipped = _batch(ctx, file, records, lambda line, record: (line, _ddtable.check_record(record)), tables,
-                     noun="deal", output=output, resume=resume, strict=strict, on_result=count, echo=echo)
-    click.echo(f"{plural(tally['deals'], 'deal')}: {tally['decided']} of {tally['questions']} verdicts and"
-               f" {tally['exact']} exact margins (prise/garde, garde sans and garde contre by seat); the best bid"
-               f" decided for {tally['best']} of {plural(tally['seats'], 'seat')}", err=True)
+    skipped = _batch(ctx, file, records, lambda line, record: (line, _ddtable.check_record(record, chosen, "--seat")),
+                     tables, noun="deal", output=output, resume=resume, strict=strict, on_result=count, echo=echo)
+    click.echo(f"{plural(tally['deals'], 'deal')}, {plural(tally['seats'], 'seat')} taking: {tally['decided']} of"
+               f" {tally['questions']} contracts made or failed for certain (prise and garde as one),"
+               f" {tally['exact']} with their exact margin; the best bid proven for {tally['best']} of the seats",
+               err=True)
     _raise_skipped(skipped, "record")
 
 
-def _table_json(t: "_ddtable.DDTable") -> Dict[str, Any]:
-    """The JSON form of a double-dummy table (docs/formats.md)."""
-    rows = []
-    for row in t.rows:
-        contracts = {c.value: {"margin": cell.margin, "margin_bounds": list(cell.margin_bounds), "made": cell.made,
-                               "score": cell.score, "score_bounds": list(cell.score_bounds)}
-                     for c, cell in row.cells.items()}
-        rows.append({"seat": row.taker, "discard": tokens(row.discard),
-                     "called": None if row.called is None else card_token(row.called), "partner": row.partner,
-                     "contracts": contracts, "best": ["pass" if c is None else c.value for c in row.best],
-                     "nodes": row.nodes})
-    return {"id": t.id, "players": t.variant.players, "dealer": t.dealer, "leader": t.leader,
-            "node_limit": t.node_limit, "complete": t.complete, "rows": rows, "nodes": t.nodes,
-            "seconds": round(t.seconds, 4)}
-
-
-def _bracket(lo: float, hi: float, fmt: Callable[[float], str] = _signed) -> str:
-    """An exact value, or proven bounds (with '?' when they straddle 0: the verdict is open)."""
-    if lo == hi:
-        return fmt(lo)
-    return f"{fmt(lo)}..{fmt(hi)}" + ("?" if lo < 0 <= hi else "")
+def _bounds_text(lo: float, hi: float) -> str:
+    """An exact value, or proven bounds ``lo..hi``."""
+    return _signed(lo) if lo == hi else f"{_signed(lo)}..{_signed(hi)}"
 
 
 def _render_table(r: Dict[str, Any]) -> str:
     """The text of a double-dummy table: a line per seat taking."""
-    limit = "no node limit" if r["node_limit"] is None else f"{r['node_limit']:,} nodes a question"
+    n = r["node_limit"]
+    limit = "no node limit" if n is None else f"{n:,} node{'' if n == 1 else 's'} a question"
+    if r["discards"] > 1:
+        limit += f", the best of {r['discards']} discards for prise/garde"
+    label = _deal_label(r) or (f"line {r['line']}: " if "line" in r else "")
     dealer = f"dealer {r['dealer']}, " if r["dealer"] is not None else ""
-    lines = [f"{_deal_label(r)}double-dummy table: {dealer}seat {r['leader']} leads; {limit}"
+    lines = [f"{label}double-dummy table: {dealer}seat {r['leader']} leads; {limit}"
              f" ({r['nodes']:,} nodes, {r['seconds']:.2f} s)"]
     five = any(row["called"] is not None for row in r["rows"])
     width = max(len(" ".join(row["discard"])) for row in r["rows"])
-    head = f"seat  {'discard':<{width}s}  " + ("calls        " if five else "")
-    lines.append(head + f"{'prise/garde':>14s}  {'garde sans':>14s}  {'garde contre':>14s}  best bid (score)")
+    head = f"seat  {'discard':<{width}s}  " + (f"{'calls':<14s}" if five else "")
+    lines.append(head + f"{'prise/garde':>14s}   {'garde sans':>14s}   {'garde contre':>14s}   best bid (score)")
     for row in r["rows"]:
         cells = row["contracts"]
-        text = f"{row['seat']:>4d}  {' '.join(row['discard']):<{width}s}  "
+        mark = "*" if row["seat"] == r["taker"] else " "
+        text = f"{row['seat']:>4d}{mark} {' '.join(row['discard']):<{width}s}  "
         if five:
             partner = "alone" if row["partner"] is None else f"seat {row['partner']}"
             text += f"{row['called']:>3s} {partner:<9s} "
-        text += "  ".join(f"{_bracket(*cells[c]['margin_bounds']):>14s}"
-                          for c in ("garde", "garde_sans", "garde_contre"))
+        for name in ("garde", "garde_sans", "garde_contre"):
+            lo, hi = cells[name]["margin_bounds"]
+            text += f"{_bounds_text(lo, hi):>14s}{'?' if lo < 0 <= hi else ' '}  "
         best = row["best"]
         if len(best) == 1:
-            text += "  " + best[0].replace("_", " ")
-            text += "" if best[0] == "pass" else f" ({_bracket(*cells[best[0]]['score_bounds'])})"
+            text += " " + best[0].replace("_", " ")
+            text += "" if best[0] == "pass" else f" ({_bounds_text(*cells[best[0]]['score_bounds'])})"
         else:
-            text += "  " + "/".join(b.replace("_", " ") for b in best) + "?"
+            text += " " + "/".join(b.replace("_", " ") for b in best) + "?"
         lines.append(text.rstrip())
+    if r["taker"] is not None and any(row["seat"] == r["taker"] for row in r["rows"]):
+        contract = f" ({r['contract'].replace('_', ' ')})" if r["contract"] is not None else ""
+        lines.append(f"* the record's taker{contract}")
     if not r["complete"]:
-        lines.append("a..b: margin bounds proven within the node limit (? where the verdict is open)")
+        lines.append("a..b: margin bounds proven within the node limit; ?: made or failed still open")
     return "\n".join(lines)
 
 

@@ -32,11 +32,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from . import rules
 from .advice import Outcome, ask, ask_world, call_for, discard_candidates, margin_score
-from .cards import mask_of
+from .cards import card_token, mask_of, tokens
 from .errors import RecordError, integer
 from .parallel import Progress, map_ordered
 from .records import DealRecord
@@ -73,7 +73,7 @@ class Cell:
 @dataclass(frozen=True)
 class Row:
     """One seat as the taker: the discard and call it plays with, a cell per contract
-    (prise, garde, garde sans, garde contre), and the nodes searched."""
+    (prise, garde, garde sans, garde contre), and the nodes and seconds of its search."""
 
     taker: int
     discard: Tuple[int, ...]
@@ -81,42 +81,77 @@ class Row:
     partner: Optional[int]
     cells: Dict[Contract, Cell]
     nodes: int
+    seconds: float
 
     @property
     def best(self) -> Tuple[Optional[Contract], ...]:
         """The bids that may score best for this seat (None: pass, which scores 0): one
-        when the bounds decide it, more while the limit leaves them apart by too little."""
+        when the bounds decide it, more while the limit leaves them too close.  Never the
+        prise: it plays as the garde does, which scores twice as much when made, and a
+        failed prise scores below passing."""
         options: List[Tuple[Optional[Contract], Tuple[int, int]]] = [(None, (0, 0))]
-        options += [(c, cell.score_bounds) for c, cell in self.cells.items()]
+        options += [(c, cell.score_bounds) for c, cell in self.cells.items() if c is not Contract.PRISE]
         floor = max(lo for _, (lo, _) in options)
         tops = [(c, hi) for c, (lo, hi) in options if hi >= floor]
         exact = [c for c, (lo, hi) in options if lo == hi == floor]
         if len(tops) > 1 and exact and all(hi <= floor for _, hi in tops):
-            return (exact[0],)  # ties between exact scores: the lowest bid
+            return (exact[0],)  # ties with an exact score: none can beat it
         return tuple(c for c, _ in tops)
 
 
 @dataclass(frozen=True)
 class DDTable:
     """The double-dummy table of one deal: a :class:`Row` per seat as the taker (those asked
-    for, in seat order)."""
+    for, in seat order).  ``taker`` and ``contract`` are the record's (None where absent),
+    for reference; ``seconds`` is the rows' search time, summed (several workers take
+    less wall time)."""
 
     id: Optional[str]
     variant: Variant
     dealer: Optional[int]
     leader: int
+    taker: Optional[int]
+    contract: Optional[Contract]
     rows: List[Row]
     node_limit: Optional[int]
-    seconds: float
+    discards: int
 
     @property
     def nodes(self) -> int:
         return sum(r.nodes for r in self.rows)
 
     @property
+    def seconds(self) -> float:
+        return sum(r.seconds for r in self.rows)
+
+    @property
     def complete(self) -> bool:
         """Whether every margin is exact."""
         return all(cell.margin is not None for r in self.rows for cell in r.cells.values())
+
+    def row(self, seat: int) -> Row:
+        """The row of ``seat`` as the taker (KeyError if it was not asked for)."""
+        for r in self.rows:
+            if r.taker == seat:
+                return r
+        raise KeyError(f"no row for seat {seat!r} in this table")
+
+    def as_json(self) -> Dict[str, Any]:
+        """The table as the JSON object of ``tarot-solve table --json`` (docs/formats.md)."""
+        rows = []
+        for row in self.rows:
+            contracts = {c.value: {"margin": cell.margin, "margin_bounds": list(cell.margin_bounds),
+                                   "made": cell.made, "score": cell.score, "score_bounds": list(cell.score_bounds)}
+                         for c, cell in row.cells.items()}
+            rows.append({"seat": row.taker, "discard": tokens(row.discard),
+                         "called": None if row.called is None else card_token(row.called),
+                         "partner": row.partner, "contracts": contracts,
+                         "best": ["pass" if c is None else c.value for c in row.best], "nodes": row.nodes,
+                         "seconds": round(row.seconds, 4)})
+        return {"id": self.id, "players": self.variant.players, "dealer": self.dealer, "leader": self.leader,
+                "taker": self.taker, "contract": None if self.contract is None else self.contract.value,
+                "node_limit": self.node_limit, "discards": self.discards, "complete": self.complete,
+                "rows": rows, "nodes": self.nodes, "seconds": round(self.seconds, 4)}
 
 
 @dataclass(frozen=True)
@@ -134,6 +169,7 @@ class _RowTask:
 
 def _row(task: _RowTask) -> Row:
     """One seat's row, on a worker (module level: picklable), from a cleared table."""
+    start = time.perf_counter()
     variant = variant_for(task.players)
     partner = rules.partner_of(task.hands, task.taker, task.called)
 
@@ -157,17 +193,24 @@ def _row(task: _RowTask) -> Row:
         scores = [margin_score(contract, m, variant, partner is not None) for m in (o.low, o.high)]
         cells[contract] = Cell(contract, (o.low, o.high), (scores[0], scores[1]), o.made)
     return Row(task.taker, task.discards[chosen], task.called, partner, cells,
-               garde.nodes + sans.nodes + contre.nodes)
+               garde.nodes + sans.nodes + contre.nodes, time.perf_counter() - start)
 
 
-def check_record(record: DealRecord) -> DealRecord:
-    """``record``, if its table can be made: it says who deals (or leads first); else a
-    :class:`RecordError` located in it."""
+def check_record(record: DealRecord, seats: Optional[Sequence[int]] = None, key: str = "seats") -> DealRecord:
+    """``record``, if its table (for ``seats``, None: every seat) can be made: it says
+    who deals (or, without an announced slam, who leads first), and has those seats;
+    else a :class:`RecordError` located in it (a bad seat named as ``key``)."""
     if not isinstance(record, DealRecord):
         raise TypeError(f"expected a DealRecord, not {type(record).__name__}")
-    if record.dealer is None and record.leader is None:
-        raise record._located(RecordError("a double-dummy table needs the dealer (or the first leader)",
-                                          key="dealer"))
+    if record.dealer is None and (record.leader is None or record.slam):
+        why = ("after an announced slam the taker leads, not the dealer's right" if record.leader is not None
+               else "or the first leader")
+        raise record._located(RecordError(f"a double-dummy table needs the dealer ({why})", key="dealer"))
+    try:
+        for seat in seats or ():
+            check_seat(seat, key, record.variant.players)
+    except RecordError as e:
+        raise record._located(e)
     return record
 
 
@@ -175,20 +218,14 @@ def _tasks(record: DealRecord, node_limit: Optional[int], table_mb: int, seats: 
            discards: int) -> Tuple[int, List[_RowTask]]:
     """The first leader and the tasks of the rows of ``seats`` (None: all) of ``record``,
     each with its first ``discards`` candidate discards (:func:`check_record`)."""
-    check_record(record)
+    check_record(record, seats)
     variant = record.variant
-    chosen = range(variant.players) if seats is None else sorted(set(seats))
-    try:
-        for seat in chosen:
-            check_seat(seat, "seats", variant.players)
-    except RecordError as e:
-        raise record._located(e)
     leader = (record.dealer + 1) % variant.players if record.dealer is not None else record.leader
     assert leader is not None
     hands = tuple(mask_of(h) for h in record.hands)
     dog = mask_of(record.dog)
     tasks = []
-    for seat in chosen:
+    for seat in range(variant.players) if seats is None else sorted(set(seats)):
         own = seat == record.taker
         candidates = [tuple(sorted(record.discard))] if own and record.discard is not None else []
         for c in discard_candidates(hands[seat] | dog, discards, variant):
@@ -199,12 +236,27 @@ def _tasks(record: DealRecord, node_limit: Optional[int], table_mb: int, seats: 
     return leader, tasks
 
 
-def _check_args(node_limit: Optional[int], discards: int, table_mb: int) -> None:
+def _table(record: DealRecord, leader: int, rows: List[Row], node_limit: Optional[int], discards: int) -> DDTable:
+    return DDTable(record.id, record.variant, record.dealer, leader, record.taker, record.contract, rows,
+                   node_limit, discards)
+
+
+def _check_args(node_limit: Optional[int], seats: Optional[Sequence[int]], discards: int, table_mb: int,
+                jobs: int) -> None:
+    """The arguments of :func:`dd_tables` that do not depend on the deal (ValueError, TypeError)."""
     _check_limits(None, node_limit)
+    if seats is not None:
+        if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence):
+            raise TypeError(f"seats must be a sequence of seats, or None for every seat, not {type(seats).__name__}")
+        if not seats:
+            raise ValueError("seats is empty: give the seats to tabulate, or None for every seat")
     integer("discards", discards)
     if discards < 1:
         raise ValueError(f"discards must be 1 or more, not {discards}")
     _check_table_mb(table_mb)
+    integer("jobs", jobs)
+    if jobs < 0:
+        raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
 
 
 def dd_tables(records: Iterable[DealRecord], *, node_limit: Optional[int] = DEFAULT_NODES,
@@ -218,42 +270,44 @@ def dd_tables(records: Iterable[DealRecord], *, node_limit: Optional[int] = DEFA
     ``seats``: the takers to tabulate (None: every seat).  ``discards``: how many
     candidate discards each taker tries for prise and garde (the first of
     :func:`~tarot_solver.advice.discard_candidates`, the record's own discard first for
-    its taker), keeping the best.  ``jobs`` worker processes (0: all cores; 1 runs here)
-    or a Dask ``scheduler`` share the rows, each worker with a table of ``table_mb``; the
-    results do not depend on them.  ``progress`` labels a counter of the deals done on stderr, out of ``total``.
-    A record is checked as it is read (:func:`check_record`).
+    its taker), keeping the best; each costs a question.  ``jobs`` worker processes (0:
+    all cores; 1 runs here) or a Dask ``scheduler`` share the rows, each worker with a
+    table of ``table_mb``; the results do not depend on them.  ``progress`` labels a
+    counter of the deals done on stderr, out of ``total``.  A record is checked as it
+    is read (:func:`check_record`); the other arguments at the call.
     """
-    _check_args(node_limit, discards, table_mb)
-    started: List[Tuple[DealRecord, int, int, float]] = []  # (record, leader, rows, start) not yet yielded
+    _check_args(node_limit, seats, discards, table_mb, jobs)
+    started: List[Tuple[DealRecord, int, int]] = []  # (record, leader, rows) of the deals not yet yielded
 
     def tasks() -> Iterator[_RowTask]:
         for record in records:
             leader, rows = _tasks(record, node_limit, table_mb, seats, discards)
-            started.append((record, leader, len(rows), time.perf_counter()))
+            started.append((record, leader, len(rows)))
             yield from rows
 
-    bar = Progress(progress, total)
-    rows: List[Row] = []
-    try:
-        for row in map_ordered(_row, tasks(), jobs=jobs, scheduler=scheduler):
-            rows.append(row)
-            record, leader, n, start = started[0]
-            if len(rows) == n:
-                del started[0]
-                yield DDTable(record.id, record.variant, record.dealer, leader, rows, node_limit,
-                              time.perf_counter() - start)
-                rows = []
-                bar.step()
-    finally:
-        bar.close()
+    def tables() -> Iterator[DDTable]:
+        bar = Progress(progress, total)
+        rows: List[Row] = []
+        try:
+            for row in map_ordered(_row, tasks(), jobs=jobs, scheduler=scheduler):
+                rows.append(row)
+                record, leader, n = started[0]
+                if len(rows) == n:
+                    del started[0]
+                    yield _table(record, leader, rows, node_limit, discards)
+                    rows = []
+                    bar.step()
+        finally:
+            bar.close()
+
+    return tables()
 
 
 def dd_table(record: DealRecord, *, node_limit: Optional[int] = DEFAULT_NODES,
              seats: Optional[Sequence[int]] = None, discards: int = 1, table_mb: int = WORKER_TABLE_MB,
              jobs: int = 1, scheduler: Optional[str] = None, progress: Optional[str] = None) -> DDTable:
     """The double-dummy table of one deal (as :func:`dd_tables`; ``progress`` counts its rows)."""
-    _check_args(node_limit, discards, table_mb)
-    start = time.perf_counter()
+    _check_args(node_limit, seats, discards, table_mb, jobs)
     leader, tasks = _tasks(record, node_limit, table_mb, seats, discards)
     rows = list(map_ordered(_row, tasks, jobs=jobs, scheduler=scheduler, progress=progress, total=len(tasks)))
-    return DDTable(record.id, record.variant, record.dealer, leader, rows, node_limit, time.perf_counter() - start)
+    return _table(record, leader, rows, node_limit, discards)

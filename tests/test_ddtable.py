@@ -27,6 +27,11 @@ def record(name: str) -> DealRecord:
     return DealRecord.from_json(load_json(name), file=name)
 
 
+def timeless(rows: List[Row]) -> List[Row]:
+    """``rows`` without their search times (which vary from run to run)."""
+    return [dataclasses.replace(r, seconds=0.0) for r in rows]
+
+
 def taking(deal: DealRecord, seat: int, contract: Contract, row: Row) -> rules.PlayState:
     """The opening position of ``deal`` with ``seat`` taking ``contract``, built as a record
     to solve would be (the row's discard and call), independently of the table."""
@@ -100,13 +105,15 @@ def test_a_far_seat_is_decided_within_a_small_limit() -> None:
 def test_best_bid_from_score_bounds() -> None:
     def row(**scores: Any) -> Row:
         cells = {c: Cell(c, (0.0, 0.0), scores.get(c.value, (-100, -100)), None) for c in Contract}
-        return Row(0, (), None, None, cells, 0)
+        return Row(0, (), None, None, cells, 0, 0.0)
 
     assert row().best == (None,)  # every contract fails: pass
     assert row(garde=(50, 50), prise=(25, 25)).best == (Contract.GARDE,)
     assert row(garde=(50, 80), garde_sans=(40, 45), prise=(25, 40)).best == (Contract.GARDE,)
-    assert row(garde=(-50, 80), prise=(-25, 40)).best == (None, Contract.PRISE, Contract.GARDE)
+    # the prise is never best: the garde doubles it when made, passing beats it when failed
+    assert row(garde=(-50, 80), prise=(-25, 40)).best == (None, Contract.GARDE)
     assert row(garde=(30, 60), garde_sans=(-10, 70)).best == (Contract.GARDE, Contract.GARDE_SANS)
+    assert row(garde=(60, 60), garde_sans=(-10, 60)).best == (Contract.GARDE,)  # nothing can beat it
 
 
 def test_tables_do_not_depend_on_the_workers() -> None:
@@ -114,7 +121,7 @@ def test_tables_do_not_depend_on_the_workers() -> None:
     one = list(dd_tables(deals, node_limit=20_000, jobs=1))
     two = list(dd_tables(deals, node_limit=20_000, jobs=2))
     assert [t.id for t in one] == ["example-deal", "example-three"]
-    assert [t.rows for t in one] == [t.rows for t in two]
+    assert [timeless(t.rows) for t in one] == [timeless(t.rows) for t in two]
 
 
 def test_the_best_of_several_discards() -> None:
@@ -144,9 +151,18 @@ def test_chosen_seats_give_their_rows_as_in_the_whole_table() -> None:
     deal = record("five.json")
     whole = dd_table(deal, node_limit=5_000)
     part = dd_table(deal, node_limit=5_000, seats=[4, 2, 4])
-    assert part.rows == [whole.rows[2], whole.rows[4]]
+    assert timeless(part.rows) == timeless([whole.rows[2], whole.rows[4]])
+    assert part.row(4) is part.rows[1]
+    with pytest.raises(KeyError):
+        part.row(3)
     with pytest.raises(RecordError, match="five.json.*seats.*bad seat '5'"):
         dd_table(deal, seats=[5])
+    with pytest.raises(ValueError, match="seats is empty"):
+        dd_table(deal, seats=[])
+    with pytest.raises(TypeError, match="seats must be a sequence"):
+        dd_table(deal, seats=4)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="jobs"):
+        dd_tables([deal], jobs=-1)  # (checked at the call, before any deal is read)
 
 
 def test_a_record_without_dealer_or_leader_is_refused() -> None:
@@ -155,6 +171,14 @@ def test_a_record_without_dealer_or_leader_is_refused() -> None:
     deal = DealRecord.from_json(obj, file="f.json", record="line 1")
     with pytest.raises(RecordError, match="f.json.*line 1.*dealer"):
         dd_table(deal)
+    # the leader of an announced slam is the taker, not the dealer's right
+    obj.update({"slam": True, "leader": obj["taker"]})
+    slam = DealRecord.from_json(obj, file="f.json", record="line 1")
+    with pytest.raises(RecordError, match="dealer.*announced slam"):
+        dd_table(slam)
+    obj["slam"] = False
+    obj["leader"] = 3
+    assert dd_table(DealRecord.from_json(obj), node_limit=0).leader == 3
     with pytest.raises(ValueError, match="node_limit"):
         dd_table(record("deal.json"), node_limit=-1)
 
@@ -172,8 +196,9 @@ def test_table_text_has_a_line_per_seat() -> None:
     lines = result.stdout.splitlines()
     assert lines[0].startswith("deal example-deal: double-dummy table: dealer 2, seat 3 leads; 20,000 nodes a question")
     assert lines[1].split()[:5] == ["seat", "discard", "prise/garde", "garde", "sans"]
-    assert [line.split()[0] for line in lines[2:6]] == ["0", "1", "2", "3"]
-    assert "9S CS 7H 1D 2D 8D" in lines[3]  # the record's discard for its taker
+    assert [line.split()[0] for line in lines[2:6]] == ["0", "1*", "2", "3"]
+    assert lines[3].startswith("   1* 9S CS 7H 1D 2D 8D")  # the record's taker, with his discard
+    assert "* the record's taker (garde)" in lines
 
 
 def test_table_five_players_shows_the_calls() -> None:
@@ -190,6 +215,7 @@ def test_table_json(tmp_path: Path) -> None:
     out = json.loads(result.stdout)
     assert (out["id"], out["players"], out["dealer"], out["leader"], out["node_limit"]) == ("example-three", 3, 0, 1,
                                                                                            20000)
+    assert (out["taker"], out["contract"], out["discards"]) == (0, "garde", 1)
     assert [r["seat"] for r in out["rows"]] == [0, 1, 2]
     for r in out["rows"]:
         assert set(r["contracts"]) == {"prise", "garde", "garde_sans", "garde_contre"}
@@ -214,7 +240,7 @@ def test_table_many_deals_output_and_resume(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     # the tally counts the whole output: 4 + 3 + 5 seats, 3 questions each
     tally = result.stderr.splitlines()[-1]
-    assert tally.startswith("3 deals: ") and " of 36 verdicts and " in tally and tally.endswith(" of 12 seats")
+    assert tally.startswith("3 deals, 12 seats taking: ") and " of 36 contracts made or failed" in tally
     assert [json.loads(x)["id"] for x in out.read_text().splitlines()] == ["example-deal", "example-three",
                                                                            "example-five"]
 
@@ -232,3 +258,29 @@ def test_table_bad_records(tmp_path: Path, write: Callable[[str, str], Path]) ->
     assert result.exit_code == 2
     assert [json.loads(x)["id"] for x in result.stdout.splitlines()] == ["example-three"]
     assert "skipped" in result.stderr and "dealer" in result.stderr
+
+
+def test_table_batch_a_seat_a_deal_lacks(tmp_path: Path) -> None:
+    # a --seat that one deal of the file does not have skips that deal (or stops before any, with --strict)
+    source = tmp_path / "mixed.jsonl"
+    source.write_text("\n".join(json.dumps(load_json(n)) for n in ("five.json", "deal.json", "three.json")) + "\n")
+    out = tmp_path / "out.jsonl"
+    result = run(["table", str(source), "--seat", "4", "--nodes", "1000", "-j", "1", "--strict", "-o", str(out)])
+    assert result.exit_code == 2 and not out.exists()
+    assert result.stderr.splitlines() == [f"tarot-solve: error: {source}: line 2 (id 'example-deal'): key '--seat':"
+                                          " bad seat '4': seats are integers 0..3"]
+    result = run(["table", str(source), "--seat", "4", "--nodes", "1000", "-j", "1", "--json"])
+    assert result.exit_code == 2
+    assert [json.loads(x)["line"] for x in result.stdout.splitlines()] == [1]
+    assert result.stderr.count("tarot-solve: skipped: ") == 2
+
+
+def test_table_batch_text_names_deals_without_id(tmp_path: Path) -> None:
+    obj = load_json("deal.json")
+    del obj["id"]
+    source = tmp_path / "noid.jsonl"
+    source.write_text(json.dumps(obj) + "\n" + json.dumps(obj) + "\n")
+    result = run(["table", str(source), "--nodes", "1000", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    heads = [line for line in result.stdout.splitlines() if "double-dummy table" in line]
+    assert [h.split(":")[0] for h in heads] == ["line 1", "line 2"]
