@@ -678,7 +678,7 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState, best: Option
 @click.option("--table-mb", type=click.IntRange(min=1, max=MAX_TABLE_MB), default=WORKER_TABLE_MB,
               show_default=True, metavar="M", help="Memory for the transposition table of each worker, in MiB.")
 @batch_options("Write one JSON line per deal to this file ('-': stdout; FILE may then hold one deal).",
-               items="deals", bad="record", limits="--nodes or --discards")
+               items="deals", bad="record", limits="--nodes, --seat or --discards")
 @json_option
 @click.pass_context
 def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[int, ...], discards: int,
