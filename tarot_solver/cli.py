@@ -44,7 +44,7 @@ from . import tarotclub as _tarotclub
 from .cards import TOTAL_HALF_POINTS, card_token, cards_of, parse_cards, points, tokens
 from .errors import RecordError, TarotError, WorkerError, plural, spelled
 from .errors import one_line as _one_line
-from .notation import format_hand, parse_hand
+from .notation import format_hand, parse_deal, parse_hand
 from .parallel import Progress, stop_local_workers
 from .parallel import map_ordered as _map_ordered
 from .records import VARIANT, DealRecord, check_seat, count_records, iter_records, one_card, read_record, read_text
@@ -466,7 +466,8 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
                   scheduler: Optional[str], resume: bool, strict: bool, as_json: bool) -> None:
     """Double-dummy solve of the position after the record's `played` cards (FILE, '-' for stdin).
 
-    FILE may hold many records (JSON Lines): each deal is then solved in turn,
+    FILE may also be a deal typed in the one-line notation ("dealer=2 taker=1
+    contract=garde discard=... / hand 0 / ... / dog": docs/notation.md).  FILE may hold many records (JSON Lines): each deal is then solved in turn,
     on all cores, with one line per deal (a JSON line with --json or
     --output); a bad record is reported with its line and skipped (exit
     status 2 at the end), unless --strict.
@@ -684,8 +685,9 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState, best: Option
 def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[int, ...], discards: int,
                   table_mb: int, output: Optional[str], jobs: int, scheduler: Optional[str], resume: bool,
                   strict: bool, as_json: bool) -> None:
-    """Double-dummy table of the deal in FILE ('-' for stdin): for each seat as the taker,
-    the margin and score of each contract, and the best bid.
+    """Double-dummy table of the deal in FILE ('-' for stdin, or the deal typed in the
+    one-line notation, "dealer=2 / hand 0 / ... / dog": docs/notation.md): for each seat
+    as the taker, the margin and score of each contract, and the best bid.
 
     Prise and garde play alike, with the record's discard for its taker and the simple
     policy's for the other seats; at five players the taker calls as the record says,
@@ -1543,7 +1545,17 @@ def _read(ctx: click.Context, source: str, twice: bool) -> Iterator[Tuple[int, U
         spool.seek(0)
     elif twice and os.path.exists(source) and not (os.path.isfile(source) or os.path.isdir(source)):
         raise InputError(f"{source}: --strict reads the input twice, and a pipe can be read once: give it as '-'")
+    elif source != "-" and not os.path.exists(source) and "/" in source and ":" in source:
+        return iter([(1, _typed_deal(source))])
     return iter_records(source)
+
+
+def _typed_deal(text: str) -> Union[DealRecord, TarotError]:
+    """A deal typed as FILE in the one-line notation (docs/notation.md), or its error."""
+    try:
+        return DealRecord.from_json(parse_deal(text), file="FILE (a deal in the one-line notation)")
+    except TarotError as e:
+        return e.located(file="FILE (a deal in the one-line notation)")
 
 
 def _tasks_total(source: str, done: "Counter[Union[str, int]]") -> Optional[int]:

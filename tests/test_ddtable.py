@@ -16,6 +16,7 @@ from tarot_solver.cli import main
 from tarot_solver.ddtable import Cell, Row, dd_table, dd_tables
 from tarot_solver.errors import RecordError
 from tarot_solver.handcount import simple_call, simple_discard
+from tarot_solver.notation import format_deal
 from tarot_solver.records import DealRecord
 from tarot_solver.solver import Solver
 from tarot_solver.variant import Contract
@@ -284,3 +285,26 @@ def test_table_batch_text_names_deals_without_id(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     heads = [line for line in result.stdout.splitlines() if "double-dummy table" in line]
     assert [h.split(":")[0] for h in heads] == ["line 1", "line 2"]
+
+
+def test_a_deal_typed_in_the_one_line_notation(tmp_path: Path) -> None:
+    deal = record("deal.json")
+    text = format_deal(deal.hands, deal.dog, dealer=deal.dealer, taker=deal.taker, contract=deal.contract,
+                       discard=deal.discard)
+    typed = run(["table", text, "--nodes", "1000", "-j", "1", "--json"])
+    filed = run(["table", str(EXAMPLES / "deal.json"), "--nodes", "1000", "-j", "1", "--json"])
+    assert typed.exit_code == 0, typed.output
+
+    def comparable(out: str) -> Dict[str, Any]:  # (without the id and the times)
+        table = json.loads(out)
+        for row in table["rows"]:
+            del row["seconds"]
+        return {k: v for k, v in table.items() if k not in ("id", "seconds")}
+
+    assert comparable(typed.stdout) == comparable(filed.stdout)
+    bad = run(["table", text.replace("T:16.", "T:26."), "--nodes", "1000"])
+    assert bad.exit_code == 2 and bad.stdout == ""
+    assert bad.stderr.splitlines() == ["tarot-solve: error: FILE (a deal in the one-line notation): key 'hands[0]':"
+                                       " unknown trump '26' in 'T:26.12.10.8.7'"]
+    solved = run(["solve", text, "--made-only", "--nodes", "1000", "--json"])
+    assert solved.exit_code == 0 and json.loads(solved.stdout)["complete"] is False
