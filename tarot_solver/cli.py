@@ -467,10 +467,11 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
     """Double-dummy solve of the position after the record's `played` cards (FILE, '-' for stdin).
 
     FILE may also be a deal typed in the one-line notation ("dealer=2 taker=1
-    contract=garde discard=... / hand 0 / ... / dog": docs/notation.md).  FILE may hold many records (JSON Lines): each deal is then solved in turn,
-    on all cores, with one line per deal (a JSON line with --json or
-    --output); a bad record is reported with its line and skipped (exit
-    status 2 at the end), unless --strict.
+    contract=garde discard=... / hand 0 / ... / dog": docs/notation.md).  FILE
+    may hold many records (JSON Lines): each deal is then solved in turn, on all
+    cores, with one line per deal (a JSON line with --json or --output); a bad
+    record is reported with its line and skipped (exit status 2 at the end),
+    unless --strict.
     """
     if all_cards and made_only:
         raise click.UsageError("--all-cards and --made-only exclude each other")
