@@ -35,12 +35,12 @@ from dataclasses import dataclass
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from . import rules
-from .advice import Outcome, ask, ask_world, call_for, discard_candidates, margin_score
+from .advice import Outcome, _narrowed, ask, ask_world, call_for, discard_candidates, margin_score
 from .cards import card_token, mask_of, tokens
 from .errors import RecordError, integer
 from .parallel import Progress, map_ordered
 from .records import DealRecord
-from .solver import WORKER_TABLE_MB, _check_limits, _check_table_mb, worker_solver
+from .solver import WORKER_TABLE_MB, _check_jobs, _check_limits, _check_table_mb, worker_solver
 from .variant import Contract, Variant, check_seat, variant_for
 
 #: nodes a question (make/fail, then as many for the margin) by default: about 0.4 s each
@@ -184,8 +184,7 @@ def _row(task: _RowTask) -> Row:
     # the taker keeps the best discard: its value is the largest of theirs, within these bounds
     low, high = max(o.low for o in tried), max(o.high for o in tried)
     chosen = max(range(len(tried)), key=lambda k: (tried[k].low, tried[k].high, -k))
-    garde = Outcome(made=True if low >= 0 else False if high < 0 else None, low=low, high=high,
-                    nodes=sum(o.nodes for o in tried))
+    garde = _narrowed(Outcome(made=None, low=low, high=high, nodes=sum(o.nodes for o in tried)), low, high)
     sans, contre = ask_world(solver, [opening(Contract.GARDE_SANS), opening(Contract.GARDE_CONTRE)], limit, limit)
     cells: Dict[Contract, Cell] = {}
     for contract in Contract:
@@ -254,9 +253,7 @@ def _check_args(node_limit: Optional[int], seats: Optional[Sequence[int]], disca
     if discards < 1:
         raise ValueError(f"discards must be 1 or more, not {discards}")
     _check_table_mb(table_mb)
-    integer("jobs", jobs)
-    if jobs < 0:
-        raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
+    _check_jobs(jobs)
 
 
 def dd_tables(records: Iterable[DealRecord], *, node_limit: Optional[int] = DEFAULT_NODES,

@@ -204,6 +204,13 @@ def _check_table_mb(table_mb: int) -> None:
         raise ValueError(f"table_mb must be between 1 and {MAX_TABLE_MB}, not {table_mb}")
 
 
+def _check_jobs(jobs: int) -> None:
+    """Refuse a number of worker processes that is not an int from 0 (all cores) up."""
+    integer("jobs", jobs)
+    if jobs < 0:
+        raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
+
+
 def _check_limits(time_limit: Optional[float], node_limit: Optional[int]) -> None:
     """Refuse a limit that is neither None (no limit) nor a number from 0 (no search) up."""
     if node_limit is not None:
@@ -768,9 +775,7 @@ def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_card
     if made_only and all_cards:
         raise ValueError("made_only and all_cards exclude each other")
     _check_table_mb(table_mb)
-    integer("jobs", jobs)
-    if jobs < 0:
-        raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
+    _check_jobs(jobs)
     _check_limits(time_limit, node_limit)
     if not isinstance(states, Iterable):
         raise TypeError(f"states must be an iterable of PlayState, not {type(states).__name__}")
