@@ -980,7 +980,7 @@ _with_budget_options = _options(
 
 
 @main.command("bid")
-@click.argument("hand")
+@click.argument("hand", nargs=-1, required=True)
 @click.option("--seat", type=click.IntRange(0, MAX_SEAT),
               help="The seat whose hand it is [default: the record's taker (a record with none needs"
                    " --seat); 0 for a typed hand].")
@@ -992,12 +992,12 @@ _with_budget_options = _options(
 @table_options()
 @_with_budget_options
 @json_option
-def bid_command(hand: str, seat: Optional[int], dealer: Optional[int], bids: Optional[str], players: Optional[int],
+def bid_command(hand: Tuple[str, ...], seat: Optional[int], dealer: Optional[int], bids: Optional[str], players: Optional[int],
                 called: Optional[str], worlds: int, seed: int, jobs: int, time_budget: Optional[float],
                 node_budget: int, margin_budget: Optional[int], table_mb: int, as_json: bool) -> None:
-    """Monte Carlo bid advice for HAND (18 cards; 24 at three players, 15 at five; as one argument, a text
-    file, or a deal record file; '-' reads either from stdin)."""
-    cards, record, where = _hand_input(hand)
+    """Monte Carlo bid advice for HAND (18 cards; 24 at three players, 15 at five; typed, quoted or not, a
+    text file, or a deal record file; '-' reads either from stdin)."""
+    cards, record, where = _hand_input(" ".join(hand))
     players = _players(record, players)
     if record is None:  # (first: a hand of another table's size says which)
         _check_hand(cards, where, players)
@@ -1073,7 +1073,7 @@ def _cards_option(value: Optional[str], key: str,
 
 
 @main.command("discard")
-@click.argument("hand")
+@click.argument("hand", nargs=-1, required=True)
 @click.option("--dog", metavar="DOG", help="The dog: six cards, three at five players [default: the record's].")
 @click.option("--contract", "contract_name", metavar="C", help="prise or garde [default: the record's].")
 @click.option("--seat", type=click.IntRange(0, MAX_SEAT),
@@ -1085,13 +1085,13 @@ def _cards_option(value: Optional[str], key: str,
 @table_options()
 @_with_budget_options
 @json_option
-def discard_command(hand: str, dog: Optional[str], contract_name: Optional[str], seat: Optional[int],
+def discard_command(hand: Tuple[str, ...], dog: Optional[str], contract_name: Optional[str], seat: Optional[int],
                     dealer: Optional[int], candidates: int, players: Optional[int], called: Optional[str],
                     worlds: int, seed: int, jobs: int,
                     time_budget: Optional[float], node_budget: int, margin_budget: Optional[int],
                     table_mb: int, as_json: bool) -> None:
     """Monte Carlo discard advice for the taker's HAND (as for bid) and the DOG."""
-    cards, record, where = _hand_input(hand)
+    cards, record, where = _hand_input(" ".join(hand))
     players = _players(record, players)
     if record is None:  # (first: a hand of another table's size says which)
         _check_hand(cards, where, players)
@@ -1152,7 +1152,7 @@ def _render_discard(r: Dict[str, Any]) -> str:
 
 
 @main.command("play")
-@click.argument("position")
+@click.argument("position", nargs=-1, required=True)
 @click.option("--seat", type=click.IntRange(0, MAX_SEAT), help="The seat whose hand POSITION is.")
 @click.option("--taker", type=click.IntRange(0, MAX_SEAT), help="The taker's seat.")
 @click.option("--contract", "contract_name", metavar="C", help="The contract: prise, garde, garde_sans, garde_contre.")
@@ -1170,7 +1170,7 @@ def _render_discard(r: Dict[str, Any]) -> str:
                " record gives its own).")
 @_with_budget_options
 @json_option
-def play_command(position: str, seat: Optional[int], taker: Optional[int], contract_name: Optional[str],
+def play_command(position: Tuple[str, ...], seat: Optional[int], taker: Optional[int], contract_name: Optional[str],
                  dealer: Optional[int], leader: Optional[int], dog: Optional[str], discard: Optional[str],
                  played: Optional[str], poignees: Tuple[Tuple[int, str], ...], players: Optional[int],
                  called: Optional[str], worlds: int, seed: int, jobs: int,
@@ -1179,7 +1179,7 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
     """Monte Carlo advice on the card to play, from what the player on turn can see.
 
     POSITION is a deal record file, whose `played` cards stop where the player on
-    turn is to play; or that player's cards as dealt (typed, or a text file; 18,
+    turn is to play; or that player's cards as dealt (typed, quoted or not, or a text file; 18,
     or 24 with --players 3, 15 with --players 5 and --called), with --seat,
     --taker, --contract, --dealer or --leader, the --dog of a prise or garde,
     --discard, --played and --poignee saying what he has seen.  '-' reads either
@@ -1188,7 +1188,7 @@ def play_command(position: str, seat: Optional[int], taker: Optional[int], contr
     given = {"--seat": seat, "--taker": taker, "--contract": contract_name, "--dealer": dealer, "--leader": leader,
              "--dog": dog, "--discard": discard, "--played": played, "--poignee": poignees or None,
              "--called": called}
-    cards, record, where = _hand_input(position, "POSITION")
+    cards, record, where = _hand_input(" ".join(position), "POSITION")
     players = _players(record, players)
     target: Union[DealRecord, View]
     if record is not None:

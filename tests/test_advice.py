@@ -662,6 +662,27 @@ def test_play_takes_a_hand_on_stdin() -> None:
     assert a == b
 
 
+TAKER_0 = "S:C H:7 D:Q9821 C:1094 T:21.20.19.17.14.13.3.1"
+
+
+@pytest.mark.parametrize("command, hand, options", [
+    ("bid", TAKER_0, []),
+    ("discard", TAKER_0, ["--dog", "9S KS 5C CC QC T4", "--contract", "garde"]),
+    ("play", "S:Q53 H:C52 D:CJ8 C:7653 T:17.14.5.3.1", ["--seat", "2", "--taker", "1", "--contract", "garde",
+                                                       "--dealer", "2", "--dog", "9H JC T6 T8 T11 T20",
+                                                       "--played", "KD 2D T6"]),
+])
+def test_a_hand_typed_without_quotes_is_the_same_hand(command: str, hand: str, options: List[str]) -> None:
+    """A hand typed as several words (the shell split it) is read as when quoted."""
+    quoted = invoke([command, hand, "--json"] + options + CLI_FAST)
+    split = invoke([command, *hand.split(), "--json"] + options + CLI_FAST)
+    assert quoted.exit_code == split.exit_code == 0, split.output
+    a, b = json.loads(quoted.stdout), json.loads(split.stdout)
+    for key in ("seconds", "cpu_seconds"):
+        del a[key], b[key]
+    assert a == b
+
+
 PLAYED_22 = "KD 2D T6 8D KH 2H EX 8H KC 3C 9C 2C 1C 5C 10C T2 KS T7 3S 2S 4C 6C"
 DEFENDER_3 = ["2S 7S CS 1H 3H 4H 4D 5D 7D 9D QD KD 9C 10C T4 T12 T16 EX", "--seat", "3", "--taker", "1",
               "--contract", "garde", "--dealer", "2"]
