@@ -43,6 +43,12 @@ Each worker keeps one :class:`~tarot_solver.solver.Solver`, whose table is reuse
 all the questions of a batch and cleared at the start of each batch: with node budgets,
 whether a probe finishes depends on what the table holds, so a batch must always start
 from the same table for the results not to depend on the number of processes.
+
+The batches come back in order, so a run stopped early covers worlds 0..n-1, as a
+run asked for n worlds would: by its ``time_budget``, the advice says so
+(``run.worlds`` < ``run.requested``); by a Ctrl-C after some worlds have finished,
+:class:`~tarot_solver.errors.Interrupted` (a ``KeyboardInterrupt``) carries that
+advice as its ``partial``.
 """
 
 from __future__ import annotations
@@ -52,13 +58,13 @@ import math
 import time
 import warnings
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
 
 from . import rules
 from .cards import (EXCUSE_SUIT, OUDLERS, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king,
                     is_oudler, mask_of, suit_mask, suit_of)
 from .cards import CardsLike, parse_cards
-from .errors import RecordError, TarotError, duration, integer, spelled
+from .errors import Interrupted, RecordError, TarotError, duration, integer, spelled
 from .notation import parse_hand
 from .handcount import contract_for, hand_count, simple_call, simple_discard
 from .parallel import chunks, map_ordered
@@ -79,6 +85,8 @@ DEFAULT_TABLE_MB = 64
 BID_WORLDS_PER_TASK = 4
 DISCARD_WORLDS_PER_TASK = 1
 Z95 = 1.959964
+#: the advice a run's worlds give (:func:`_run`)
+AdviceT = TypeVar("AdviceT")
 #: the contract whose question prise and garde share in the bid advice
 DOG_QUESTION = Contract.GARDE
 
@@ -333,7 +341,7 @@ def _run_task(task: _Task) -> Tuple[List[List[Outcome]], float]:
 class RunInfo:
     """How a Monte Carlo run went."""
 
-    worlds: int  # worlds solved (fewer than requested when the time budget ran out)
+    worlds: int  # worlds solved (fewer than requested when the time budget ran out, or a Ctrl-C came)
     requested: int
     seed: int
     node_budget: int
@@ -369,8 +377,14 @@ def _check_count(key: str, value: int, low: int) -> int:
 def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int, leader: int, worlds: int,
          seed: int, jobs: int, time_budget: Optional[float], node_budget: int, margin_budget: int,
          table_mb: int, worlds_per_task: int, progress: Optional[str],
-         view: Optional[View] = None, called: Optional[int] = None) -> Tuple[List[List[Outcome]], RunInfo]:
-    """Solve ``questions`` in worlds 0..worlds-1 (a prefix of them if time runs out)."""
+         advise: Callable[[List[List[Outcome]], RunInfo], AdviceT],
+         view: Optional[View] = None, called: Optional[int] = None) -> AdviceT:
+    """Solve ``questions`` in worlds 0..worlds-1 (a prefix of them if time runs out), and
+    return ``advise(rows, info)``: the outcomes of each world, and how the run went.
+
+    A Ctrl-C after some worlds have finished raises :class:`Interrupted` with ``advise``
+    over those worlds (a prefix too: the batches come back in order); before any, it
+    is raised as it came."""
     worlds, seed, jobs, node_budget, margin_budget = (
         _check_count(key, value, low) for key, value, low in (
             ("worlds", worlds, 1), ("seed", seed, 0), ("jobs", jobs, 0),
@@ -392,31 +406,40 @@ def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int,
                    table_mb, view, called, stop_at) for ws in chunks(range(worlds), worlds_per_task))
     rows: List[List[Outcome]] = []
     cpu = 0.0
+
+    def advised() -> AdviceT:
+        """The advice over the worlds in ``rows``."""
+        return advise(rows, RunInfo(
+            worlds=len(rows),
+            requested=worlds,
+            seed=seed,
+            node_budget=node_budget,
+            margin_budget=margin_budget,
+            nodes=sum(o.nodes for row in rows for o in row),
+            seconds=time.monotonic() - start,
+            cpu_seconds=cpu,
+            undecided_worlds=sum(1 for row in rows if any(o.made is None for o in row)),
+        ))
+
     results: Iterator[Tuple[List[List[Outcome]], float]] = map_ordered(
         _run_task, tasks, jobs=jobs, progress=progress, total=-(-worlds // worlds_per_task))
     try:
-        for i, (batch, seconds) in enumerate(results):
-            rows.extend(batch)
-            cpu += seconds
-            cut = len(batch) < min(worlds_per_task, worlds - i * worlds_per_task)  # its last worlds dropped
-            if cut or (time_budget is not None and time.monotonic() - start >= time_budget):
-                break
-    finally:
-        with warnings.catch_warnings():  # joblib warns that it cancels the tasks left
-            warnings.filterwarnings("ignore", message=".*have been cancelled", category=UserWarning)
-            results.close()  # type: ignore[attr-defined]
-    info = RunInfo(
-        worlds=len(rows),
-        requested=worlds,
-        seed=seed,
-        node_budget=node_budget,
-        margin_budget=margin_budget,
-        nodes=sum(o.nodes for row in rows for o in row),
-        seconds=time.monotonic() - start,
-        cpu_seconds=cpu,
-        undecided_worlds=sum(1 for row in rows if any(o.made is None for o in row)),
-    )
-    return rows, info
+        try:
+            for i, (batch, seconds) in enumerate(results):
+                rows.extend(batch)
+                cpu += seconds
+                cut = len(batch) < min(worlds_per_task, worlds - i * worlds_per_task)  # its last worlds dropped
+                if cut or (time_budget is not None and time.monotonic() - start >= time_budget):
+                    break
+        finally:
+            with warnings.catch_warnings():  # joblib warns that it cancels the tasks left
+                warnings.filterwarnings("ignore", message=".*have been cancelled", category=UserWarning)
+                results.close()  # type: ignore[attr-defined]
+    except KeyboardInterrupt as e:
+        if not rows:
+            raise
+        raise Interrupted(advised(), len(rows), worlds) from e
+    return advised()
 
 
 # Bid advice --------------------------------------------------------------------------
@@ -579,7 +602,8 @@ def bid_advice(hand: CardsLike, *, seat: int = 0, dealer: Optional[int] = None,
     5 (hands of 15; ``called`` is the card the taker would call, by default the simple
     policy's); the classic count, made for hands of 18, is given at four players only.
     Raises :class:`RecordError` on bad input and
-    :class:`~tarot_solver.sampling.ConstraintError` if no deal fits.
+    :class:`~tarot_solver.sampling.ConstraintError` if no deal fits; a Ctrl-C after
+    some worlds, :class:`~tarot_solver.errors.Interrupted` with the advice over them.
     """
     variant = _variant_arg(players)
     players = variant.players
@@ -590,31 +614,35 @@ def bid_advice(hand: CardsLike, *, seat: int = 0, dealer: Optional[int] = None,
     prior = rules.bidding_result(names, players)
     floor = prior[1].rank if prior else 0
     questions = (Question(DOG_QUESTION), Question(Contract.GARDE_SANS), Question(Contract.GARDE_CONTRE))
-    rows, info = _run(hand_constraints(seat, mask, variant=variant), questions, taker=seat,
-                      leader=(dealer + 1) % players,
-                      worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
-                      margin_budget=node_budget if margin_budget is None else margin_budget,
-                      table_mb=table_mb, worlds_per_task=BID_WORLDS_PER_TASK, progress=progress, called=called)
     column = {DOG_QUESTION: 0, Contract.GARDE_SANS: 1, Contract.GARDE_CONTRE: 2}
-    advice = []
-    for contract in CONTRACTS:
-        j = column[DOG_QUESTION if contract.taker_takes_dog else contract]
-        advice.append(ContractAdvice(contract, contract.rank > floor,
-                                     summarize([r[j] for r in rows], contract, variant)))
-    best = max((a for a in advice if a.allowed), key=lambda a: a.summary.expected_score, default=None)
     count_points = hand_count(mask) if variant is VARIANT else None
-    return BidAdvice(
-        seat=seat,
-        dealer=dealer,
-        hand=tuple(cards_of(mask)),
-        bids=names,
-        hand_count=count_points,
-        hand_count_contract=None if count_points is None else contract_for(count_points),
-        contracts=tuple(advice),
-        recommendation=best.contract if best is not None and best.summary.expected_score > 0 else None,
-        run=info,
-        called=called,
-    )
+
+    def advise(rows: List[List[Outcome]], info: RunInfo) -> BidAdvice:
+        advice = []
+        for contract in CONTRACTS:
+            j = column[DOG_QUESTION if contract.taker_takes_dog else contract]
+            advice.append(ContractAdvice(contract, contract.rank > floor,
+                                         summarize([r[j] for r in rows], contract, variant)))
+        best = max((a for a in advice if a.allowed), key=lambda a: a.summary.expected_score, default=None)
+        return BidAdvice(
+            seat=seat,
+            dealer=dealer,
+            hand=tuple(cards_of(mask)),
+            bids=names,
+            hand_count=count_points,
+            hand_count_contract=None if count_points is None else contract_for(count_points),
+            contracts=tuple(advice),
+            recommendation=best.contract if best is not None and best.summary.expected_score > 0 else None,
+            run=info,
+            called=called,
+        )
+
+    return _run(hand_constraints(seat, mask, variant=variant), questions, taker=seat,
+                leader=(dealer + 1) % players,
+                worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
+                margin_budget=node_budget if margin_budget is None else margin_budget,
+                table_mb=table_mb, worlds_per_task=BID_WORLDS_PER_TASK, progress=progress, advise=advise,
+                called=called)
 
 
 # Discard advice ----------------------------------------------------------------------
@@ -692,7 +720,8 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
     Every candidate of :func:`discard_candidates` is played in the same worlds; the
     ranking is by expected score.  ``dealer`` defaults to the seat before the taker (the
     taker leads).  ``players``: 4, 3 or 5 (``called``: the card the taker called, by
-    default the simple policy's).  Raises :class:`RecordError` on bad input.
+    default the simple policy's).  Raises :class:`RecordError` on bad input; a Ctrl-C
+    after some worlds, :class:`~tarot_solver.errors.Interrupted` with the advice over them.
     """
     variant = _variant_arg(players)
     players = variant.players
@@ -708,17 +737,20 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
     dealer = _check_seat((seat - 1) % players if dealer is None else dealer, "dealer", players)
     cands = discard_candidates(mask | dog_mask, candidates, variant)
     questions = [Question(contract, c) for c in cands]
-    rows, info = _run(hand_constraints(seat, mask, dog_mask, variant), questions, taker=seat,
-                      leader=(dealer + 1) % players, worlds=worlds, seed=seed, jobs=jobs,
-                      time_budget=time_budget, node_budget=node_budget,
-                      margin_budget=node_budget if margin_budget is None else margin_budget,
-                      table_mb=table_mb, worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress,
-                      called=called)
-    ranked = [DiscardCandidate(c, summarize([r[j] for r in rows], contract, variant), j == 0)
-              for j, c in enumerate(cands)]
-    ranked.sort(key=lambda d: (-d.summary.expected_score, -d.summary.p_make))
-    return DiscardAdvice(seat=seat, dealer=dealer, hand=tuple(cards_of(mask)), dog=tuple(cards_of(dog_mask)),
-                         contract=contract, candidates=tuple(ranked), run=info, called=called)
+
+    def advise(rows: List[List[Outcome]], info: RunInfo) -> DiscardAdvice:
+        ranked = [DiscardCandidate(c, summarize([r[j] for r in rows], contract, variant), j == 0)
+                  for j, c in enumerate(cands)]
+        ranked.sort(key=lambda d: (-d.summary.expected_score, -d.summary.p_make))
+        return DiscardAdvice(seat=seat, dealer=dealer, hand=tuple(cards_of(mask)), dog=tuple(cards_of(dog_mask)),
+                             contract=contract, candidates=tuple(ranked), run=info, called=called)
+
+    return _run(hand_constraints(seat, mask, dog_mask, variant), questions, taker=seat,
+                leader=(dealer + 1) % players, worlds=worlds, seed=seed, jobs=jobs,
+                time_budget=time_budget, node_budget=node_budget,
+                margin_budget=node_budget if margin_budget is None else margin_budget,
+                table_mb=table_mb, worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress,
+                advise=advise, called=called)
 
 
 # Play advice -------------------------------------------------------------------------
@@ -901,7 +933,9 @@ def play_advice(position: Union[DealRecord, View], *, worlds: int = DEFAULT_WORL
     solved double-dummy.  The ranking is by the taker's expected score, highest
     first for the taker's camp, lowest first for the defence.  Raises
     :class:`RecordError` if the position cannot be played on or is over, and
-    :class:`~tarot_solver.sampling.ConstraintError` if no deal fits the view.
+    :class:`~tarot_solver.sampling.ConstraintError` if no deal fits the view; a
+    Ctrl-C after some worlds, :class:`~tarot_solver.errors.Interrupted` with the
+    advice over them.
     """
     if isinstance(position, DealRecord):
         view = View.of_record(position, position.position().to_play)
@@ -919,14 +953,18 @@ def play_advice(position: Union[DealRecord, View], *, worlds: int = DEFAULT_WORL
                           key="seat", token=str(view.seat))
     taker, contract, leader = play_setup(view.taker, view.contract, view.leader)
     classes = equivalent_cards(state)
-    rows, info = _run(constraints, [Question(contract, card=c[0]) for c in classes], taker=taker,
-                      leader=leader, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
-                      node_budget=node_budget, margin_budget=node_budget if margin_budget is None else margin_budget,
-                      table_mb=table_mb, worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress, view=view)
     sign = 1 if state.camps[view.seat] else -1
-    choices = [CardChoice(c, summarize([r[j] for r in rows], contract, constraints.variant))
-               for j, c in enumerate(classes)]
-    choices.sort(key=lambda ch: (-sign * ch.summary.expected_score, -sign * ch.summary.p_make))
-    return PlayAdvice(seat=view.seat, taker=taker, contract=contract, trick=tuple(state.trick),
-                      tricks_done=state.tricks_done, hand=tuple(cards_of(state.hands[view.seat])),
-                      taker_camp=state.camps[view.seat], choices=tuple(choices), run=info)
+
+    def advise(rows: List[List[Outcome]], info: RunInfo) -> PlayAdvice:
+        choices = [CardChoice(c, summarize([r[j] for r in rows], contract, constraints.variant))
+                   for j, c in enumerate(classes)]
+        choices.sort(key=lambda ch: (-sign * ch.summary.expected_score, -sign * ch.summary.p_make))
+        return PlayAdvice(seat=view.seat, taker=taker, contract=contract, trick=tuple(state.trick),
+                          tricks_done=state.tricks_done, hand=tuple(cards_of(state.hands[view.seat])),
+                          taker_camp=state.camps[view.seat], choices=tuple(choices), run=info)
+
+    return _run(constraints, [Question(contract, card=c[0]) for c in classes], taker=taker,
+                leader=leader, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
+                node_budget=node_budget, margin_budget=node_budget if margin_budget is None else margin_budget,
+                table_mb=table_mb, worlds_per_task=DISCARD_WORLDS_PER_TASK, progress=progress, advise=advise,
+                view=view)

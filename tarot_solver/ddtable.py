@@ -37,7 +37,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 from . import rules
 from .advice import Outcome, _narrowed, ask, ask_world, call_for, discard_candidates, margin_score
 from .cards import card_token, mask_of, tokens
-from .errors import RecordError, integer
+from .errors import Interrupted, RecordError, integer
 from .parallel import Progress, map_ordered
 from .records import DealRecord
 from .solver import WORKER_TABLE_MB, _check_jobs, _check_limits, _check_table_mb, worker_solver
@@ -303,8 +303,20 @@ def dd_tables(records: Iterable[DealRecord], *, node_limit: Optional[int] = DEFA
 def dd_table(record: DealRecord, *, node_limit: Optional[int] = DEFAULT_NODES,
              seats: Optional[Sequence[int]] = None, discards: int = 1, table_mb: int = WORKER_TABLE_MB,
              jobs: int = 1, scheduler: Optional[str] = None, progress: Optional[str] = None) -> DDTable:
-    """The double-dummy table of one deal (as :func:`dd_tables`; ``progress`` counts its rows)."""
+    """The double-dummy table of one deal (as :func:`dd_tables`; ``progress`` counts its rows).
+
+    A Ctrl-C after some rows have finished raises :class:`~tarot_solver.errors.Interrupted`
+    (a ``KeyboardInterrupt``) whose ``partial`` is a table of those rows only: the rows of
+    the first seats asked, in seat order, each as the whole table has it (the rows come
+    back in order)."""
     _check_args(node_limit, seats, discards, table_mb, jobs)
     leader, tasks = _tasks(record, node_limit, table_mb, seats, discards)
-    rows = list(map_ordered(_row, tasks, jobs=jobs, scheduler=scheduler, progress=progress, total=len(tasks)))
+    rows: List[Row] = []
+    try:
+        for row in map_ordered(_row, tasks, jobs=jobs, scheduler=scheduler, progress=progress, total=len(tasks)):
+            rows.append(row)
+    except KeyboardInterrupt as e:
+        if not rows:
+            raise
+        raise Interrupted(_table(record, leader, rows, node_limit, discards), len(rows), len(tasks)) from e
     return _table(record, leader, rows, node_limit, discards)

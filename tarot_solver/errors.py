@@ -84,6 +84,20 @@ class WorkerError(RuntimeError):
     tasks in flight: the run cannot go on."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """A Ctrl-C (or, from the command line, SIGTERM) that stopped a run after some of
+    its work had finished.  It is a ``KeyboardInterrupt``, so code that catches those
+    stops as before; ``partial`` is the result over the work finished, ``done`` of the
+    ``total`` units asked for (the advice's worlds 0..done-1: what a run asked for that
+    many gives; a table's first rows)."""
+
+    def __init__(self, partial: Any, done: int, total: int) -> None:
+        super().__init__(f"interrupted after {done} of {total}")
+        self.partial = partial
+        self.done = done
+        self.total = total
+
+
 class ExtensionMissingError(ImportError):
     """The compiled core ``tarot_solver._core`` is not built."""
 

@@ -266,11 +266,11 @@ def test_equal_expected_scores_rank_the_likelier_make_first(monkeypatch: pytest.
     """Two discards of the same expected score (0 points at garde): the one that makes more often first."""
     margins = [(35, 5), (-5, 5), (-5, -35)]  # (first candidate, second) in three worlds
 
-    def run(constraints: Any, questions: Any, **kwargs: Any) -> Any:
+    def run(constraints: Any, questions: Any, *, advise: Any, **kwargs: Any) -> Any:
         assert len(questions) == 2
         rows = [[Outcome(m >= 0, m, m, 1) for m in world] for world in margins]
-        return rows, advice.RunInfo(worlds=3, requested=3, seed=0, node_budget=1, margin_budget=1, nodes=6,
-                                    seconds=0.0, cpu_seconds=0.0, undecided_worlds=0)
+        return advise(rows, advice.RunInfo(worlds=3, requested=3, seed=0, node_budget=1, margin_budget=1, nodes=6,
+                                    seconds=0.0, cpu_seconds=0.0, undecided_worlds=0))
 
     monkeypatch.setattr(advice, "_run", run)
     res = advice.discard_advice("1S 2S 4H 8H JH CH 2D 8D JD 1C 3C 4C 5C 9C 10C T3 T8 T9", "T10 T16 T19 T20 T21 EX",
