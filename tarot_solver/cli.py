@@ -42,7 +42,7 @@ from . import ddtable as _ddtable
 from . import history as _history
 from . import tarotclub as _tarotclub
 from .cards import TOTAL_HALF_POINTS, card_token, cards_of, parse_cards, points, tokens
-from .errors import RecordError, TarotError, WorkerError, plural, spelled
+from .errors import Interrupted, RecordError, TarotError, WorkerError, plural, spelled
 from .errors import one_line as _one_line
 from .notation import format_hand, parse_deal, parse_hand
 from .parallel import Progress, stop_local_workers
@@ -57,6 +57,8 @@ from .variant import VARIANTS, Contract, variant_for
 PROG = "tarot-solve"
 #: a task of a batch (`_batch`)
 T = TypeVar("T")
+#: the result of a command's run (`_kept_on_interrupt`)
+R = TypeVar("R")
 #: the key in ``ctx.meta`` of the copy of stdin that a batch with --strict reads twice (`_read`)
 STDIN_COPY = "tarot_solver.stdin_copy"
 #: the highest seat of the largest table (each command checks the seat against its own table)
@@ -152,6 +154,30 @@ class Seconds(click.FloatRange):
 def emit(result: Dict[str, Any], as_json: bool, render: Callable[[Dict[str, Any]], str]) -> None:
     """Write ``result`` to stdout in one piece: as one JSON line, or as ``render(result)``."""
     click.echo(json.dumps(result, ensure_ascii=False) if as_json else render(result))
+
+
+def _kept_on_interrupt(compute: Callable[[], R]) -> Tuple[R, Optional[Interrupted]]:
+    """``compute()`` and None; or, when a Ctrl-C or SIGTERM stopped it after some of
+    its work had finished, the result over that work and the interrupt, for
+    :func:`emit_run` to report."""
+    try:
+        return compute(), None
+    except Interrupted as e:
+        return e.partial, e
+
+
+def emit_run(result: Dict[str, Any], as_json: bool, render: Callable[[Dict[str, Any], Optional[str]], str],
+             stop: Optional[Interrupted], noun: str) -> None:
+    """:func:`emit` the ``result`` of a run (``render``'s second argument: None, or how a
+    signal stopped it, "interrupted" or "terminated").  A run that ``stop`` cut short
+    then says on stderr how many units (``noun``: world, row) of how many finished, and
+    ends with status 130 (143 for SIGTERM: :func:`run`), as a run stopped with nothing
+    finished does."""
+    stopped, status = (None, 0) if stop is None else _stopped(stop)
+    emit(result, as_json, lambda r: render(r, stopped))
+    if stop is not None:
+        click.echo(f"{PROG}: {stopped} after {stop.done} of {plural(stop.total, noun)}", err=True)
+        raise click.exceptions.Exit(status)
 
 
 #: --players: the table sizes there are rules for (out of range: a usage error)
@@ -700,9 +726,10 @@ def table_command(ctx: click.Context, file: str, node_limit: int, seats: Tuple[i
     one, records = _one_or_many(ctx, file, output, resume, strict, scheduler)
     if one is not None:
         _ddtable.check_record(one, chosen, key="--seat")
-        table = _ddtable.dd_table(one, node_limit=node_limit, seats=chosen, discards=discards, table_mb=table_mb,
-                                  jobs=jobs, scheduler=scheduler, progress=_progress("table", rows_on_stdout=False))
-        emit(table.as_json(), as_json, _render_table)
+        table, stop = _kept_on_interrupt(lambda: _ddtable.dd_table(
+            one, node_limit=node_limit, seats=chosen, discards=discards, table_mb=table_mb, jobs=jobs,
+            scheduler=scheduler, progress=_progress("table", rows_on_stdout=False)))
+        emit_run(table.as_json(), as_json, _render_table, stop, "row")
         return
 
     def tables(items: Iterator[Tuple[int, DealRecord]], total: Optional[int]) -> Iterator[Dict[str, Any]]:
@@ -747,8 +774,9 @@ def _bounds_text(lo: float, hi: float) -> str:
     return _signed(lo) if lo == hi else f"{_signed(lo)}..{_signed(hi)}"
 
 
-def _render_table(r: Dict[str, Any]) -> str:
-    """The text of a double-dummy table: a line per seat taking."""
+def _render_table(r: Dict[str, Any], stopped: Optional[str] = None) -> str:
+    """The text of a double-dummy table: a line per seat taking (``stopped``: how a
+    signal stopped it before the rows of the other seats asked for)."""
     n = r["node_limit"]
     limit = "no node limit" if n is None else f"{n:,} node{'' if n == 1 else 's'} a question"
     if r["discards"] > 1:
@@ -783,6 +811,8 @@ def _render_table(r: Dict[str, Any]) -> str:
         lines.append(f"* the record's taker{contract}")
     if not r["complete"]:
         lines.append("a..b: margin bounds proven within the node limit; ?: made or failed still open")
+    if stopped:
+        lines.append(f"{stopped} before the rows of the other seats were finished")
     return "\n".join(lines)
 
 
@@ -943,10 +973,12 @@ def _measured(s: Dict[str, Any]) -> bool:
     return bool(s["made"] + s["failed"])
 
 
-def _run_lines(r: Dict[str, Any]) -> List[str]:
+def _run_lines(r: Dict[str, Any], stopped: Optional[str]) -> List[str]:
+    """The lines of an advice's report on its run (``stopped``: how a signal stopped it, else the
+    time budget did if it has fewer worlds than asked for)."""
     lines = [f"{plural(r['worlds'], 'world')} (seed {r['seed']}"
-             + (f"; time budget reached after {r['worlds']} of {r['worlds_requested']}" if r["worlds"] <
-                r["worlds_requested"] else "")
+             + (f"; {stopped or 'time budget reached'} after {r['worlds']} of {r['worlds_requested']}"
+                if r["worlds"] < r["worlds_requested"] else "")
              + f"), budgets {r['node_budget']:,} + {r['margin_budget']:,} nodes per question,"
              f" {r['seconds']:.1f} s"]
     if r["undecided_worlds"]:
@@ -1013,10 +1045,10 @@ def bid_command(hand: Tuple[str, ...], seat: Optional[int], dealer: Optional[int
         if bids is None and record.bids is not None and dealer is not None:
             prior = (list(record.bids) + ["pass"] * players)[:(seat - dealer - 1) % players]
     with _named_as_options(bids=None if bids is None else "--bids", called=None if called is None else "--called"):
-        res = _advice.bid_advice(cards, seat=seat or 0, dealer=dealer, bids=prior, worlds=worlds, seed=seed,
-                                 jobs=jobs, time_budget=time_budget, node_budget=node_budget,
-                                 margin_budget=margin_budget, table_mb=table_mb, players=players,
-                                 called=_called_option(record, seat, called))
+        res, stop = _kept_on_interrupt(lambda: _advice.bid_advice(
+            cards, seat=seat or 0, dealer=dealer, bids=prior, worlds=worlds, seed=seed, jobs=jobs,
+            time_budget=time_budget, node_budget=node_budget, margin_budget=margin_budget, table_mb=table_mb,
+            players=players, called=_called_option(record, seat, called)))
     result: Dict[str, Any] = {
         "id": _record_id(record),
         "players": players,
@@ -1033,16 +1065,16 @@ def bid_command(hand: Tuple[str, ...], seat: Optional[int], dealer: Optional[int
         "discard_policy": "simple",
         **_run_json(res.run),
     }
-    emit(result, as_json, _render_bid)
+    emit_run(result, as_json, _render_bid, stop, "world")
 
 
-def _render_bid(r: Dict[str, Any]) -> str:
+def _render_bid(r: Dict[str, Any], stopped: Optional[str] = None) -> str:
     bids = f", after {' '.join(r['bids'])}" if r["bids"] else ""
     called = f", calling {r['called']}" if "called" in r else ""
     lines = [f"{_deal_label(r)}seat {r['seat']} (dealer {r['dealer']}{bids}{called}): {format_hand(r['hand'])}",
              f"hand count {r['hand_count']}: {r['hand_count_contract']}" if r["hand_count"] is not None
              else f"hand count: none at {r['players']} players (the classic count is for hands of 18)",
-             *_run_lines(r), "",
+             *_run_lines(r, stopped), "",
              f"{'contract':12s}  {_SUMMARY_HEADER}"]
     for name, s in r["contracts"].items():
         lines.append(f"{name:12s}  {_summary_row(s)}" + ("" if s["allowed"] else "  (below the bids)"))
@@ -1113,10 +1145,10 @@ def discard_command(hand: Tuple[str, ...], dog: Optional[str], contract_name: Op
     with _named_as_options(dog=None if dog is None else "--dog",
                            contract=None if contract_name is None else "--contract",
                            called=None if called is None else "--called"):
-        res = _advice.discard_advice(cards, dog_cards, contract, seat=seat or 0, dealer=dealer, worlds=worlds,
-                                     seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
-                                     margin_budget=margin_budget, candidates=candidates, table_mb=table_mb,
-                                     players=players, called=_called_option(record, seat, called))
+        res, stop = _kept_on_interrupt(lambda: _advice.discard_advice(
+            cards, dog_cards, contract, seat=seat or 0, dealer=dealer, worlds=worlds, seed=seed, jobs=jobs,
+            time_budget=time_budget, node_budget=node_budget, margin_budget=margin_budget, candidates=candidates,
+            table_mb=table_mb, players=players, called=_called_option(record, seat, called)))
     result: Dict[str, Any] = {
         "id": _record_id(record),
         "players": players,
@@ -1131,16 +1163,16 @@ def discard_command(hand: Tuple[str, ...], dog: Optional[str], contract_name: Op
         "recommendation": tokens(res.recommendation),
         **_run_json(res.run),
     }
-    emit(result, as_json, _render_discard)
+    emit_run(result, as_json, _render_discard, stop, "world")
 
 
-def _render_discard(r: Dict[str, Any]) -> str:
+def _render_discard(r: Dict[str, Any], stopped: Optional[str] = None) -> str:
     called = f", calling {r['called']}" if "called" in r else ""
     width = max(22, *(len(" ".join(c["discard"])) for c in r["candidates"]))
     lines = [f"{_deal_label(r)}{r['contract']} by seat {r['seat']} (dealer {r['dealer']}{called}):"
              f" {format_hand(r['hand'])}",
              f"dog: {' '.join(r['dog'])}",
-             *_run_lines(r), "",
+             *_run_lines(r, stopped), "",
              f"{'rank':4s}  {'discard':{width}s}  {_SUMMARY_HEADER}"]
     for i, c in enumerate(r["candidates"], 1):
         lines.append(f"{i:4d}  {' '.join(c['discard']):{width}s}  {_summary_row(c)}"
@@ -1217,8 +1249,9 @@ def play_command(position: Tuple[str, ...], seat: Optional[int], taker: Optional
                                      played=_cards_option(played, "--played") or [],
                                      poignees=[(s, _cards_option(c, "--poignee") or []) for s, c in poignees],
                                      players=players, called=_called_option(None, seat, called))
-        res = _advice.play_advice(target, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget,
-                                  node_budget=node_budget, margin_budget=margin_budget, table_mb=table_mb)
+        res, stop = _kept_on_interrupt(lambda: _advice.play_advice(
+            target, worlds=worlds, seed=seed, jobs=jobs, time_budget=time_budget, node_budget=node_budget,
+            margin_budget=margin_budget, table_mb=table_mb))
     result: Dict[str, Any] = {
         "id": _record_id(record),
         "players": players,
@@ -1234,10 +1267,10 @@ def play_command(position: Tuple[str, ...], seat: Optional[int], taker: Optional
         **({} if target.called is None else {"called": card_token(target.called)}),
         **_run_json(res.run),
     }
-    emit(result, as_json, _render_play)
+    emit_run(result, as_json, _render_play, stop, "world")
 
 
-def _render_play(r: Dict[str, Any]) -> str:
+def _render_play(r: Dict[str, Any], stopped: Optional[str] = None) -> str:
     if r["seat"] == r["taker"]:
         role = f"the taker, {r['contract']}"
     else:
@@ -1249,7 +1282,7 @@ def _render_play(r: Dict[str, Any]) -> str:
     lines = [f"{_deal_label(r)}seat {r['seat']} to play ({role}), trick {r['trick_number']}"
              + (f", on the table: {' '.join(r['trick'])}" if r["trick"] else ", on lead"),
              f"hand: {format_hand(r['hand'])}",
-             *_run_lines(r), "",
+             *_run_lines(r, stopped), "",
              f"{'rank':4s}  {'card':{width}s}  {_SUMMARY_HEADER}"]
     for i, c in enumerate(r["choices"], 1):
         lines.append(f"{i:4d}  {' '.join(c['cards']):{width}s}  {_summary_row(c)}")
