@@ -17,7 +17,7 @@ from tarot_solver import Solver, advice, read_record, rules, sampling
 from tarot_solver.advice import Outcome, ask, margin_score, summarize, wilson
 from tarot_solver.cards import OUDLERS, cards_of, mask_of, parse_cards, tokens
 from tarot_solver.cli import main
-from tarot_solver.errors import RecordError, TarotError
+from tarot_solver.errors import Interrupted, RecordError, TarotError
 from tarot_solver.handcount import simple_discard
 from tarot_solver.notation import format_hand, parse_hand
 from tarot_solver.records import DealRecord, read_records
@@ -241,6 +241,53 @@ def test_time_budget_stops_the_searches_running_and_drops_their_worlds(jobs: int
     assert 1 <= res.run.worlds < 40
     same = advice.bid_advice(hand, worlds=res.run.worlds, jobs=1, **kw)
     assert same.contracts == res.contracts and same.run.nodes == res.run.nodes
+
+
+def _ctrl_c_at_task(monkeypatch: pytest.MonkeyPatch, k: int) -> None:
+    """A Ctrl-C as the ``k``-th task of the next runs starts (-j 1: in this process)."""
+    run_task = advice._run_task
+    started: List[Any] = []
+
+    def task(t: Any) -> Any:
+        started.append(t)
+        if len(started) == k:
+            raise KeyboardInterrupt
+        return run_task(t)
+    monkeypatch.setattr(advice, "_run_task", task)
+
+
+ADVICE_CALLS: Any = {  # each asks 40 worlds, one task = 4 worlds for bid, 1 for discard and play
+    "bid": lambda **kw: advice.bid_advice(EXAMPLE_HAND, **kw),
+    "discard": lambda **kw: advice.discard_advice(EXAMPLE_HAND, EXAMPLE_DOG, "garde", candidates=2, **kw),
+    "play": lambda **kw: advice.play_advice(_prefix(25), **kw),
+}
+
+
+@pytest.mark.parametrize("name", ADVICE_CALLS)
+def test_a_ctrl_c_raises_the_advice_over_the_worlds_finished(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a KeyboardInterrupt (as before) carrying what a run asked for those worlds gives
+    call = ADVICE_CALLS[name]
+    kw = dict(node_budget=20_000, seed=2, progress=None, jobs=1)
+    _ctrl_c_at_task(monkeypatch, 3)
+    with pytest.raises(KeyboardInterrupt) as info:
+        call(worlds=40, **kw)
+    stop = info.value
+    assert isinstance(stop, Interrupted)
+    n = 2 * (advice.BID_WORLDS_PER_TASK if name == "bid" else advice.DISCARD_WORLDS_PER_TASK)
+    assert (stop.done, stop.total) == (n, 40)
+    monkeypatch.undo()
+    same = call(worlds=n, **kw)
+    assert (stop.partial.run.worlds, stop.partial.run.requested) == (n, 40)
+    timeless = dict(seconds=0.0, cpu_seconds=0.0, requested=n)
+    assert (dataclasses.replace(stop.partial, run=dataclasses.replace(stop.partial.run, **timeless))
+            == dataclasses.replace(same, run=dataclasses.replace(same.run, **timeless)))
+
+
+def test_a_ctrl_c_before_any_world_has_finished_is_raised_as_it_came(monkeypatch: pytest.MonkeyPatch) -> None:
+    _ctrl_c_at_task(monkeypatch, 1)
+    with pytest.raises(KeyboardInterrupt) as info:
+        advice.bid_advice(EXAMPLE_HAND, **FAST)
+    assert type(info.value) is KeyboardInterrupt
 
 
 # Discard advice ------------------------------------------------------------------------------

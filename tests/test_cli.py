@@ -7,13 +7,14 @@ import os
 import pty
 import random
 import re
+import select
 import signal
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 import sys
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 from click.testing import CliRunner
@@ -553,7 +554,9 @@ def test_usage_errors_are_one_line_too(args: List[str], fragments: Any) -> None:
     (["solve", str(EXAMPLES / "deal.json"), "--made-only", "--json"],
      r"tarot-solve: interrupted: margin between -14\.0 and \+40\.0 proven, testing at least 0\.0,"
      r" [0-9,]+ nodes in [0-9.]+ s"),
-    (["bid", str(EXAMPLES / "hand.txt"), "--worlds", "5000"], r"tarot-solve: interrupted"),
+    # no world finished (a question of a billion nodes): no advice either
+    (["bid", str(EXAMPLES / "hand.txt"), "--worlds", "5000", "--node-budget", "1000000000"],
+     r"tarot-solve: interrupted"),
 ])
 @pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_ctrl_c_or_sigterm_stops_a_long_run_cleanly(args: List[str], message: str, signum: int, status: int) -> None:
@@ -663,14 +666,24 @@ def test_the_search_leaves_an_ignored_ctrl_c_ignored() -> None:
     assert done.returncode == 0 and int(done.stdout) >= 10_000_000, done.stderr
 
 
-def _run_on_a_terminal(args: List[str]) -> Tuple[int, str, str]:
-    """Run the command with stderr a terminal: its status, stdout and what the terminal got."""
+def _run_on_a_terminal(args: List[str], stop: Optional[int] = None) -> Tuple[int, str, str]:
+    """Run the command with stderr a terminal: its status, stdout and what the terminal got.
+    With ``stop``, that signal is sent to it once its progress bar has counted a task
+    done (a batch of worlds, a row), and no process of its session may be left running."""
     leader, follower = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "tarot_solver", *args],
-                            stdout=subprocess.PIPE, stderr=follower, text=True, cwd=tempfile.gettempdir())
+                            stdout=subprocess.PIPE, stderr=follower, text=True, cwd=tempfile.gettempdir(),
+                            preexec_fn=default_sigint, start_new_session=True)
     os.close(follower)
-    stdout, _ = proc.communicate(timeout=120)
     shown = b""
+    while stop is not None and not re.search(rb"\] [1-9][0-9]*/[0-9]+ ", shown):
+        ready, _, _ = select.select([leader], [], [], 120)
+        assert ready, f"no task done in two minutes: {shown!r}"
+        shown += os.read(leader, 4096)  # (OSError: the run ended before a task was done)
+    if stop is not None:
+        proc.send_signal(stop)
+    stdout, _ = proc.communicate(timeout=120)
+    assert stop is None or not _left_running(proc.pid)
     while True:
         try:
             chunk = os.read(leader, 4096)
@@ -703,6 +716,50 @@ def test_a_batch_shows_how_far_it_is_on_a_terminal(tmp_path: Path) -> None:
     draws = [d.strip() for d in shown.split("\r") if d.strip()]
     assert draws and all(re.fullmatch(r"analyze \[#*-*\] [0-9]+/20 [0-9]+s", d) for d in draws), shown
     assert draws[-1].startswith("analyze [" + "#" * 30 + "] 20/20"), shown
+
+
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_an_interrupted_bid_reports_the_worlds_finished(signum: int, status: int) -> None:
+    # the advice over worlds 0..n-1, as a run asked for n worlds gives (on one process
+    # here), then one line; the workers stopped
+    args = ["bid", str(EXAMPLES / "hand.txt"), "--node-budget", "20000", "--seed", "3", "--json"]
+    code, stdout, shown = _run_on_a_terminal(args + ["--worlds", "100000"], stop=signum)
+    assert code == status, shown
+    partial = json.loads(stdout)
+    n = partial["worlds"]
+    assert 0 < n < partial["worlds_requested"] == 100000
+    stopped = "terminated" if signum == signal.SIGTERM else "interrupted"
+    assert shown.splitlines()[-1] == f"tarot-solve: {stopped} after {n} of 100000 worlds", shown
+    assert "Traceback" not in shown and "Error" not in shown, shown
+    whole = run(args + ["--worlds", str(n), "-j", "1"])
+    assert whole.exit_code == 0, whole.output
+    same = json.loads(whole.stdout)
+    for key in ("worlds_requested", "seconds", "cpu_seconds"):
+        del partial[key], same[key]
+    assert partial == same
+
+
+def test_an_interrupted_play_says_so_in_its_report() -> None:
+    code, stdout, shown = _run_on_a_terminal(["play", str(EXAMPLES / "play.json"), "--worlds", "100000",
+                                              "--node-budget", "20000"], stop=signal.SIGINT)
+    assert code == 130, shown
+    n = int(shown.splitlines()[-1].removeprefix("tarot-solve: interrupted after ").removesuffix(" of 100000 worlds"))
+    assert f"{n} world{'s' if n > 1 else ''} (seed 0; interrupted after {n} of 100000), budgets" in stdout
+    assert stdout.splitlines()[-1].startswith("recommendation: play ")
+
+
+def test_an_interrupted_table_keeps_its_finished_rows() -> None:
+    # one process: seat 1's row takes long after seat 0's (about 1 and 5 s on an idle machine)
+    code, stdout, shown = _run_on_a_terminal(["table", str(EXAMPLES / "deal.json"), "-j", "1"],
+                                             stop=signal.SIGINT)
+    assert code == 130, shown
+    n = int(shown.splitlines()[-1].removeprefix("tarot-solve: interrupted after ").removesuffix(" of 4 rows"))
+    lines = stdout.splitlines()
+    assert 1 <= n < 4 and len(lines) == 2 + n + 2, stdout
+    assert [int(line.split()[0]) for line in lines[2:2 + n]] == list(range(n))
+    assert lines[-1] == "interrupted before the rows of the other seats were finished"
+    alone = run(["table", str(EXAMPLES / "deal.json"), "--seat", "0", "-j", "1"])
+    assert alone.exit_code == 0 and alone.stdout.splitlines()[2] == lines[2]
 
 
 def test_bad_input_cli_runner(bad_input: BadInput, write: Any) -> None:

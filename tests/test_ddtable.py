@@ -10,11 +10,11 @@ from typing import Any, Callable, Dict, List
 import pytest
 from click.testing import CliRunner
 
-from tarot_solver import rules
+from tarot_solver import ddtable, rules
 from tarot_solver.advice import discard_candidates, margin_score
 from tarot_solver.cli import main
 from tarot_solver.ddtable import Cell, Row, dd_table, dd_tables
-from tarot_solver.errors import RecordError
+from tarot_solver.errors import Interrupted, RecordError
 from tarot_solver.handcount import simple_call, simple_discard
 from tarot_solver.notation import format_deal
 from tarot_solver.records import DealRecord
@@ -164,6 +164,33 @@ def test_chosen_seats_give_their_rows_as_in_the_whole_table() -> None:
         dd_table(deal, seats=4)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="jobs"):
         dd_tables([deal], jobs=-1)  # (checked at the call, before any deal is read)
+
+
+def test_a_ctrl_c_raises_the_rows_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a KeyboardInterrupt (as before) carrying a table of the first rows, in seat order;
+    # before any row, a plain KeyboardInterrupt
+    deal = record("deal.json")
+    whole = dd_table(deal, node_limit=5_000)
+    solve_row = ddtable._row
+    for k in (1, 3):
+        started: List[Any] = []
+
+        def row(task: Any) -> Row:
+            started.append(task)
+            if len(started) == k:
+                raise KeyboardInterrupt
+            return solve_row(task)
+        monkeypatch.setattr(ddtable, "_row", row)
+        with pytest.raises(KeyboardInterrupt) as info:
+            dd_table(deal, node_limit=5_000)
+        monkeypatch.undo()
+        if k == 1:
+            assert type(info.value) is KeyboardInterrupt
+            continue
+        stop = info.value
+        assert isinstance(stop, Interrupted) and (stop.done, stop.total) == (2, 4)
+        assert timeless(stop.partial.rows) == timeless(whole.rows[:2])
+        assert dataclasses.replace(stop.partial, rows=[]) == dataclasses.replace(whole, rows=[])
 
 
 def test_a_record_without_dealer_or_leader_is_refused() -> None:
