@@ -36,6 +36,21 @@ def default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def ctrl_c_at_call(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, k: int) -> None:
+    """A Ctrl-C (KeyboardInterrupt) at the ``k``-th call of ``module.name`` from now on,
+    the calls before it made as usual: a run with one job (in this process) stopped
+    after ``k - 1`` of its tasks."""
+    function = getattr(module, name)
+    calls: List[Any] = []
+
+    def stopping(*args: Any) -> Any:
+        calls.append(args)
+        if len(calls) == k:
+            raise KeyboardInterrupt
+        return function(*args)
+    monkeypatch.setattr(module, name, stopping)
+
+
 def load_json(name: str) -> Dict[str, Any]:
     """A fresh copy of the JSON object of an example file."""
     return json.loads((EXAMPLES / name).read_text(encoding="utf-8"))

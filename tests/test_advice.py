@@ -23,7 +23,7 @@ from tarot_solver.notation import format_hand, parse_hand
 from tarot_solver.records import DealRecord, read_records
 from tarot_solver.variant import CONTRACTS, Contract
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ctrl_c_at_call
 
 # a hand that makes everything and one that fails everything: the solver decides both fast
 STRONG = parse_cards("T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 T11 T10 EX KS KH KD KC T1")
@@ -243,19 +243,6 @@ def test_time_budget_stops_the_searches_running_and_drops_their_worlds(jobs: int
     assert same.contracts == res.contracts and same.run.nodes == res.run.nodes
 
 
-def _ctrl_c_at_task(monkeypatch: pytest.MonkeyPatch, k: int) -> None:
-    """A Ctrl-C as the ``k``-th task of the next runs starts (-j 1: in this process)."""
-    run_task = advice._run_task
-    started: List[Any] = []
-
-    def task(t: Any) -> Any:
-        started.append(t)
-        if len(started) == k:
-            raise KeyboardInterrupt
-        return run_task(t)
-    monkeypatch.setattr(advice, "_run_task", task)
-
-
 ADVICE_CALLS: Any = {  # each asks 40 worlds, one task = 4 worlds for bid, 1 for discard and play
     "bid": lambda **kw: advice.bid_advice(EXAMPLE_HAND, **kw),
     "discard": lambda **kw: advice.discard_advice(EXAMPLE_HAND, EXAMPLE_DOG, "garde", candidates=2, **kw),
@@ -268,7 +255,7 @@ def test_a_ctrl_c_raises_the_advice_over_the_worlds_finished(name: str, monkeypa
     # a KeyboardInterrupt (as before) carrying what a run asked for those worlds gives
     call = ADVICE_CALLS[name]
     kw = dict(node_budget=20_000, seed=2, progress=None, jobs=1)
-    _ctrl_c_at_task(monkeypatch, 3)
+    ctrl_c_at_call(monkeypatch, advice, "_run_task", 3)
     with pytest.raises(KeyboardInterrupt) as info:
         call(worlds=40, **kw)
     stop = info.value
@@ -284,7 +271,7 @@ def test_a_ctrl_c_raises_the_advice_over_the_worlds_finished(name: str, monkeypa
 
 
 def test_a_ctrl_c_before_any_world_has_finished_is_raised_as_it_came(monkeypatch: pytest.MonkeyPatch) -> None:
-    _ctrl_c_at_task(monkeypatch, 1)
+    ctrl_c_at_call(monkeypatch, advice, "_run_task", 1)
     with pytest.raises(KeyboardInterrupt) as info:
         advice.bid_advice(EXAMPLE_HAND, **FAST)
     assert type(info.value) is KeyboardInterrupt

@@ -21,7 +21,7 @@ from tarot_solver.records import DealRecord
 from tarot_solver.solver import Solver
 from tarot_solver.variant import Contract
 
-from conftest import EXAMPLES, load_json
+from conftest import EXAMPLES, ctrl_c_at_call, load_json
 
 
 def record(name: str) -> DealRecord:
@@ -171,16 +171,8 @@ def test_a_ctrl_c_raises_the_rows_finished(monkeypatch: pytest.MonkeyPatch) -> N
     # before any row, a plain KeyboardInterrupt
     deal = record("deal.json")
     whole = dd_table(deal, node_limit=5_000)
-    solve_row = ddtable._row
     for k in (1, 3):
-        started: List[Any] = []
-
-        def row(task: Any) -> Row:
-            started.append(task)
-            if len(started) == k:
-                raise KeyboardInterrupt
-            return solve_row(task)
-        monkeypatch.setattr(ddtable, "_row", row)
+        ctrl_c_at_call(monkeypatch, ddtable, "_row", k)
         with pytest.raises(KeyboardInterrupt) as info:
             dd_table(deal, node_limit=5_000)
         monkeypatch.undo()
