@@ -776,7 +776,7 @@ def _bounds_text(lo: float, hi: float) -> str:
 
 def _render_table(r: Dict[str, Any], stopped: Optional[str] = None) -> str:
     """The text of a double-dummy table: a line per seat taking (``stopped``: how a
-    signal stopped it before the rows of the other seats asked for)."""
+    signal stopped the run, if one did, before the other seats' rows were done)."""
     n = r["node_limit"]
     limit = "no node limit" if n is None else f"{n:,} node{'' if n == 1 else 's'} a question"
     if r["discards"] > 1:
