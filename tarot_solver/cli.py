@@ -25,6 +25,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -1472,7 +1473,7 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
         output, echo = None, (lambda r: _write_line(sys.stdout, r))
     if resume and output is not None and os.path.exists(output) and not os.path.isfile(output):
         raise click.UsageError(f"--resume needs a regular file as --output, not {output} (it would be read first)")
-    if output is not None and source != "-" and os.path.exists(output) and os.path.samefile(source, output):
+    if output is not None and os.path.exists(output) and _reads_output(source, output):
         raise InputError(f"--output {output} is the input file: its records would be overwritten")
     records = iter(records)
     first = list(itertools.islice(records, 1))  # a file that cannot be read raises here
@@ -1555,6 +1556,20 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
                 if not failing:
                     raise
     return skipped
+
+
+def _reads_output(source: str, output: str) -> bool:
+    """Whether the input ``source`` is the existing file ``output``: a file named so, or
+    standard input ('-') redirected from it (``< OUT``), which the run would truncate
+    while reading it (the process's own stdin, fd 0: --strict may have swapped
+    ``sys.stdin`` for a copy by now)."""
+    if source != "-":
+        return os.path.samefile(source, output)
+    try:
+        given, out = os.fstat(0), os.stat(output)
+    except OSError:  # (no stdin)
+        return False
+    return stat.S_ISREG(given.st_mode) and (given.st_dev, given.st_ino) == (out.st_dev, out.st_ino)
 
 
 def _read(ctx: click.Context, source: str, twice: bool) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:

@@ -426,6 +426,13 @@ def test_batch_output_is_never_the_input_nor_lost(tmp_path: Path) -> None:
         same = run([command, str(copy), "--nodes", "1000", "-j", "1", "-o", str(copy)])
         assert_one_line_error(same.exit_code, same.stdout, same.stderr, "is the input file")
         assert copy.read_bytes() == ENDGAMES.read_bytes()
+        for strict in ([], ["--strict"]):  # and so is stdin redirected from it ('- < OUT')
+            with open(copy, "rb") as given:
+                same = subprocess.run([sys.executable, "-m", "tarot_solver", command, "-", "--nodes", "1000", "-j",
+                                       "1", "-o", str(copy), *strict], stdin=given, capture_output=True, text=True,
+                                      cwd=tempfile.gettempdir(), timeout=60)
+            assert_one_line_error(same.returncode, same.stdout, same.stderr, "is the input file")
+            assert copy.read_bytes() == ENDGAMES.read_bytes()
     keep = tmp_path / "keep.jsonl"
     keep.write_text('{"id": "a", "line": 1, "made": true}\n', encoding="utf-8")
     empty = tmp_path / "empty.jsonl"
