@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any, Dict
@@ -117,6 +118,9 @@ def test_doc_example_hands_are_rebuilt_though_its_play_is_illegal() -> None:
     with pytest.raises(IllegalMoveError) as err:
         tarotclub.read_log(DATA / "doc_example_illegal.json")
     assert "key 'tricks[0]': North may not play '04-T' in trick 1 (must play one of 20-T 21-T)" in str(err.value)
+    # the message docs/analyze.md quotes for an illegal log is this one's
+    quoted = re.search(r"in the log's terms: `(key [^`]*) \.\.\.`", (ROOT / "docs" / "analyze.md").read_text())
+    assert quoted is not None and quoted.group(1) in str(err.value)
 
 
 def test_card_tokens_cover_the_deck() -> None:
