@@ -68,7 +68,7 @@ from .errors import Interrupted, RecordError, TarotError, duration, integer, spe
 from .notation import parse_hand
 from .handcount import contract_for, hand_count, simple_call, simple_discard
 from .parallel import chunks, map_ordered
-from .records import VARIANT, DealRecord, check_seat, play_setup
+from .records import VARIANT, DealRecord, card_sequence, check_seat, play_setup
 from .sampling import Constraints, Sampler, View, World, hand_constraints, have_played, world_rng
 from .scoring import margin_points, score_margin
 from .solver import Solver, _check_table_mb, worker_solver
@@ -472,6 +472,8 @@ class BidAdvice:
 def _cards_arg(cards: CardsLike, key: str, *, ordered: bool = False) -> List[int]:
     """Cards given as numbers or tokens (a list, or one string: tokens, or the grouped
     notation where order does not matter), an error naming the argument ``key``."""
+    if ordered and isinstance(cards, (str, list, tuple)):
+        return card_sequence(cards, key)  # (a bad token named by its place)
     try:
         if ordered or not isinstance(cards, str):
             return parse_cards(cards, allow_duplicates=True, name=key)

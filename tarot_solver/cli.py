@@ -1247,7 +1247,7 @@ def play_command(position: Tuple[str, ...], seat: Optional[int], taker: Optional
             target = _advice.view_of(seat, cards, taker=taker, contract=_contract_option(contract_name),
                                      leader=leader if leader is not None else ((dealer or 0) + 1) % players,
                                      dog=_cards_option(dog, "--dog"), discard=_cards_option(discard, "--discard"),
-                                     played=_cards_option(played, "--played") or [],
+                                     played=played or [],
                                      poignees=[(s, _cards_option(c, "--poignee") or []) for s, c in poignees],
                                      players=players, called=_called_option(None, seat, called))
         res, stop = _kept_on_interrupt(lambda: _advice.play_advice(

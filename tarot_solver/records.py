@@ -48,17 +48,32 @@ def _card_list(value: Any, key: str, allow_duplicates: bool = False) -> List[int
     twice is an error unless ``allow_duplicates`` (the deal's keys: the deck check names
     it with the cards missing)."""
     if not isinstance(value, (list, tuple, str)):
-        raise RecordError(f"expected a list of card tokens, got {json_type(value)}", key=key)
+        raise wrong_type("a list of card tokens", value, key)
     try:
         return sorted(parse_cards(value, allow_duplicates=allow_duplicates))
     except TarotError as e:
         raise e.located(key=key)
 
 
+def card_sequence(value: Any, key: str) -> List[int]:
+    """The cards of a key whose order counts (a list of tokens or card numbers, or one
+    string of tokens), in that order; an unknown token is named by its place,
+    ``key[i]``.  Duplicates are left to the caller, which knows what they break."""
+    if not isinstance(value, (list, tuple, str)):
+        raise wrong_type("a list of card tokens", value, key)
+    cards = []
+    for i, tok in enumerate(split_tokens(value) if isinstance(value, str) else value):
+        try:
+            cards.append(parse_cards([tok])[0])
+        except TarotError as e:
+            raise e.located(key=f"{key}[{i}]")
+    return cards
+
+
 def one_card(value: Any, key: str) -> int:
     """The one card of a key (a token, or an int); raise :class:`RecordError` naming the key otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise RecordError(f"expected a card token, got {json_type(value)}", key=key)
+        raise wrong_type("a card token", value, key)
     cards = _card_list([value] if isinstance(value, int) else value, key)
     if len(cards) != 1:
         raise RecordError(f"expected one card, got {len(cards)}", key=key, token=spelled(value))
@@ -80,6 +95,12 @@ def json_type(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
+
+
+def wrong_type(expected: str, value: Any, key: Optional[str] = None) -> RecordError:
+    """The error for a value of the wrong JSON type at ``key``: what was ``expected``,
+    what it is, and the value itself as the token (cut short if long)."""
+    return RecordError(f"expected {expected}, got {json_type(value)}", key=key, token=spelled(value))
 
 
 def play_setup(taker: Optional[int], contract: Optional[Contract],
@@ -146,13 +167,13 @@ class DealRecord:
             except TarotError as e:
                 raise e.located(key="contract")
         if self.slam is not None and not isinstance(self.slam, bool):
-            raise RecordError(f"expected true or false, got {json_type(self.slam)}", key="slam")
+            raise wrong_type("true or false", self.slam, "slam")
         if self.slam and self.taker is None:
             raise RecordError("a slam is announced but the record names no taker", key="slam")
         self._check_leader()
         if self.id is not None:
             if isinstance(self.id, bool) or not isinstance(self.id, (str, int)):
-                raise RecordError(f"expected a string, got {json_type(self.id)}", key="id")
+                raise wrong_type("a string", self.id, "id")
             self.id = str(self.id)
         clash = [k for k in self.extra if k in KEYS]
         if clash:
@@ -240,7 +261,7 @@ class DealRecord:
         if self.bids is None:
             return
         if not isinstance(self.bids, (list, tuple)):
-            raise RecordError(f"expected a list of bids, got {json_type(self.bids)}", key="bids")
+            raise wrong_type("a list of bids", self.bids, "bids")
         names = []
         for i, bid in enumerate(self.bids):
             try:
@@ -287,7 +308,7 @@ class DealRecord:
         if self.poignees is None:
             return
         if not isinstance(self.poignees, (list, tuple)):
-            raise RecordError(f"expected a list of poignées, got {json_type(self.poignees)}", key="poignees")
+            raise wrong_type("a list of poignées", self.poignees, "poignees")
         checked: List[Poignee] = []
         for i, item in enumerate(self.poignees):
             key = f"poignees[{i}]"
@@ -308,15 +329,7 @@ class DealRecord:
         """Replay ``played`` card by card: an unheld or illegal card is named with its index."""
         if self.played is None:
             return
-        if not isinstance(self.played, (list, tuple, str)):
-            raise RecordError(f"expected a list of card tokens, got {json_type(self.played)}", key="played")
-        cards = []
-        for i, tok in enumerate(split_tokens(self.played) if isinstance(self.played, str) else self.played):
-            try:
-                cards.append(parse_cards([tok])[0])
-            except TarotError as e:
-                raise e.located(key=f"played[{i}]")
-        self.played = cards
+        cards = self.played = card_sequence(self.played, "played")
         if not cards:
             return
         try:
@@ -434,7 +447,7 @@ class DealRecord:
             label = f"{record} (id '{spelled(ident)}')" if record else f"id '{spelled(ident)}'"
         try:
             if not isinstance(obj, dict):
-                raise RecordError(f"expected a JSON object, got {json_type(obj)}")
+                raise wrong_type("a JSON object", obj)
             for key in ("hands", "dog"):
                 if obj.get(key) is None:
                     raise RecordError(f"missing required key '{key}'", key=key)
@@ -474,13 +487,12 @@ class DealRecord:
 def _poignees_from_json(value: Any) -> Any:
     """``[{"seat": s, "trumps": [...]}, ...]`` as ``[(s, [...]), ...]``."""
     if not isinstance(value, list):
-        raise RecordError(f"expected a list of poignées, got {json_type(value)}", key="poignees")
+        raise wrong_type("a list of poignées", value, "poignees")
     out = []
     for i, item in enumerate(value):
         key = f"poignees[{i}]"
         if not isinstance(item, dict):
-            raise RecordError(f'expected an object {{"seat": ..., "trumps": [...]}}, got {json_type(item)}',
-                              key=key)
+            raise wrong_type('an object {"seat": ..., "trumps": [...]}', item, key)
         unknown = [k for k in item if k not in ("seat", "trumps")]
         if unknown:
             raise RecordError(f"unknown key '{spelled(unknown[0])}' in a poignée", key=key, token=spelled(unknown[0]))

@@ -730,7 +730,8 @@ DOG = ["--dog", "9H JC T6 T8 T11 T20"]
     (DOG + ["--played", PLAYED_22[:-3] + " 9H"], ("key '--played[21]'", "in the dog")),
     (DOG + ["--played", PLAYED_22 + " T5"], ("key '--played[22]'", "seat 3 plays 'T5'", "does not hold it")),
     (DOG + ["--played", PLAYED_22 + " T4 T13", "--discard", "T3"], ("key '--played[12]'", "discarded a trump")),
-    (DOG + ["--played", PLAYED_22 + " KD"], ("key '--played'", "duplicate card 'KD'")),
+    (DOG + ["--played", PLAYED_22 + " KD"], ("key '--played[22]'", "'KD' is played twice")),
+    (DOG + ["--played", "KD 2D T6 ZZ"], ("key '--played[3]'", "unknown card 'ZZ'")),
     # seat 0 trumped the clubs of trick 4 with T2 (a void), then leads a club
     (DOG + ["--played", PLAYED_22 + " T4 T13 8C"], ("key '--played[24]'", "seat 0 plays '8C'", "rules it out")),
     (DOG + ["--discard", "JS"], ("key '--discard'", "'JS' cannot be a trump shown")),

@@ -325,7 +325,7 @@ def test_wrong_number_of_hands(game_obj: Dict[str, Any]) -> None:
 
 def test_card_list_must_be_a_list(game_obj: Dict[str, Any]) -> None:
     game_obj["dog"] = {"KS": 1}
-    assert "key 'dog': expected a list of card tokens, got an object" in str(error_of(game_obj))
+    assert """key 'dog': expected a list of card tokens, got an object (token '{"KS": 1}')""" in str(error_of(game_obj))
 
 
 @pytest.mark.parametrize("value, shown", [(4, "4"), (-1, "-1"), ("1", '"1"'), (True, "true"), (1.5, "1.5")])
@@ -425,7 +425,7 @@ def test_second_poignee_of_a_seat() -> None:
 
 
 def test_slam_must_be_boolean_and_need_a_taker(deal_obj: Dict[str, Any]) -> None:
-    assert "key 'slam': expected true or false, got a string" in str(error_of(dict(deal_obj, slam="yes")))
+    assert "key 'slam': expected true or false, got a string (token 'yes')" in str(error_of(dict(deal_obj, slam="yes")))
     bare = {"hands": deal_obj["hands"], "dog": deal_obj["dog"], "slam": True}
     assert "a slam is announced but the record names no taker" in str(error_of(bare))
 
@@ -494,7 +494,7 @@ def test_a_huge_called_card_is_cut_short(five_obj: Dict[str, Any]) -> None:
 
 
 def test_bad_id_type(deal_obj: Dict[str, Any]) -> None:
-    assert "key 'id': expected a string, got a list" in str(error_of(dict(deal_obj, id=[1])))
+    assert "key 'id': expected a string, got a list (token '[1]')" in str(error_of(dict(deal_obj, id=[1])))
     assert DealRecord.from_json(dict(deal_obj, id=17)).id == "17"
 
 
