@@ -33,7 +33,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 from . import rules
 from .cards import EXCUSE, FULL_DECK, NUM_CARDS, TRUMP_BASE, card_token, cards_of, mask_of
 from .errors import RecordError, TarotError, spelled
-from .records import VARIANT, DealRecord, duplicate_key, json_type, read_text
+from .records import VARIANT, DealRecord, duplicate_key, json_type, read_text, wrong_type
 from .variant import Contract, variant_for
 
 SEATS = ("south", "east", "north", "west")
@@ -86,7 +86,7 @@ def parse_card(token: str, key: str) -> int:
 def parse_cards(value: Any, key: str) -> List[int]:
     """A TarotClub card list: tokens joined with ``;`` (the empty string is no card)."""
     if not isinstance(value, str):
-        raise RecordError("expected a string of cards joined with ';'", key=key)
+        raise wrong_type("a string of cards joined with ';'", value, key)
     cards = [parse_card(t, key) for t in value.split(";") if t.strip()]
     seen = 0
     for c in cards:
