@@ -1510,7 +1510,7 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
         _check_writable(output)
     done: "Counter[Union[str, int]]" = Counter()
     out: Optional[IO[str]] = None
-    written = 0
+    written = kept = 0  # (kept: the lines --resume found in the output)
     try:
         if strict:  # all or nothing: the run starts once every record is known to be good
             for _ in tasks(records, Counter()):
@@ -1519,6 +1519,7 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
         if resume and output is not None and os.path.exists(output):
             out = _open_output(output, resume)  # (locked before it is read)
             done = _history.resume_output(output, on_result)
+            kept = sum(done.values())
         for result in run(tasks(records, done), _tasks_total(source, done)):
             if output is not None:
                 try:
@@ -1526,7 +1527,8 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
                         out = _open_output(output, resume)
                     _write_line(out, result)
                 except OSError as e:  # a full disk...: name the file; --resume mends a cut last line
-                    raise OSError(e.errno, f"{e.strerror} (run again with --resume to finish)", output) from None
+                    hint = " (run again with --resume to finish)" if os.path.isfile(output) else ""
+                    raise OSError(e.errno, f"{e.strerror}{hint}", output) from None
             elif echo is not None:
                 echo(result)
             on_result(result)
@@ -1543,7 +1545,7 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
         elif output and not written:  # (never opened)
             said = f"no {noun} written; {_untouched(output)}"
         elif output:
-            said += f" to {output}"
+            said += f" to {output}" + (f" ({kept + written} in all)" if kept else "")
         click.echo(f"{PROG}: {stopped}: {said}"
                    + ("; run again with --resume to finish" if output and (written or resume) else ""), err=True)
         ctx.exit(status)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import pty
@@ -836,12 +837,24 @@ def test_entry_point_script() -> None:
     assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, "missing.json: No such file or directory")
 
 
+def test_a_full_disk_is_named_with_the_way_to_finish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(out: Any, obj: Any) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    out = tmp_path / "out.jsonl"
+    monkeypatch.setattr("tarot_solver.cli._write_line", full)
+    for args in (["solve", str(ENDGAMES)], ["analyze", str(EXAMPLES / "history.jsonl"), "--from-trick", "18"]):
+        result = run([*args, "--nodes", "1000", "-j", "1", "-o", str(out)])
+        assert_one_line_error(result.exit_code, result.stdout, result.stderr,
+                              f"{out}: No space left on device (run again with --resume to finish)")
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-def test_a_full_disk_is_named_with_the_way_to_finish() -> None:
+def test_a_full_device_is_named() -> None:
+    # (no --resume to suggest: it takes a regular file only)
     for args in (["solve", str(ENDGAMES)], ["analyze", str(EXAMPLES / "history.jsonl"), "--from-trick", "18"]):
         result = run([*args, "--nodes", "1000", "-j", "1", "-o", "/dev/full"])
-        assert_one_line_error(result.exit_code, result.stdout, result.stderr,
-                              "/dev/full: No space left on device (run again with --resume to finish)")
+        assert_one_line_error(result.exit_code, result.stdout, result.stderr, "/dev/full: No space left on device")
     # stdout full: named as such, not as a bare errno
     with open("/dev/full", "w") as full:
         proc = subprocess.run([sys.executable, "-m", "tarot_solver", "solve", str(EXAMPLES / "midgame.json")],

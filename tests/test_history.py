@@ -691,6 +691,13 @@ def test_a_worker_that_dies_stops_the_batch_with_one_line(small_history: Path, t
         assert result.stderr == (f"tarot-solve: error: a worker process died (exit codes {{SIGKILL(-9)}}): no game"
                                  f" written; {tmp_path / name} {said}\n")
     assert not (tmp_path / "none.jsonl").exists() and out.read_text(encoding="utf-8").count("\n") == 2
+    # --resume: the lines already there are counted as well
+    monkeypatch.setattr("tarot_solver.cli._map_ordered", two_then_death)
+    result = analyze([str(small_history), "-o", str(out), "--resume"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (f"tarot-solve: error: a worker process died (exit codes {{SIGKILL(-9)}}): 2 games"
+                             f" written to {out} (4 in all); run again with --resume to finish\n")
+    assert out.read_text(encoding="utf-8").count("\n") == 4
     # with --summary alone, the lines were never written: the summary would have replaced them
     monkeypatch.setattr("tarot_solver.cli._map_ordered", two_then_death)
     result = analyze([str(small_history), "--summary"])
