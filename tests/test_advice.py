@@ -800,7 +800,7 @@ def test_the_advice_takes_cards_as_tokens_and_contracts_by_name() -> None:
                       (lambda: advice.discard_advice(hand, EXAMPLE_DOG, "garde", candidates=0, **FAST),
                        "key 'candidates': candidates must be at least 1, not 0"),
                       (lambda: advice.view_of(3, DEFENDER_3[0], taker=1, contract="garde", leader=3, dog=DOG[1],
-                                              played=[99]), "key 'played'"),
+                                              played=[99]), r"key 'played\[0\]': card number 99"),
                       (lambda: advice.bid_advice(EXAMPLE_HAND, seat=4, **FAST), "key 'seat': bad seat '4'")):
         with pytest.raises(TarotError, match=key):
             call()
