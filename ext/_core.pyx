@@ -532,6 +532,42 @@ cdef inline bint slam_open(Pos* p, int c) noexcept nogil:
     return 1
 
 
+cdef inline bint sweeps(Pos* p) noexcept nogil:
+    """Whether the taker, on lead and alone in his camp, surely wins every trick
+    left, the Excuse's too: his camp has won every trick so far and he holds the
+    Excuse; each of his plain cards beats every card of its suit the other camp
+    holds; and, m being the most trumps one of its hands holds, he has m trumps
+    above all of its trumps.  He leads those first (every holder must play a
+    trump on each, so the m rounds leave the other camp none), then his other
+    cards, each a winner that nobody can ruff, and the Excuse last: a side that
+    has won every earlier trick and leads the Excuse to the last trick wins it
+    (RULES.md).  His camp then takes every card left."""
+    cdef int q, s, m = 0, L = p.leader
+    cdef uint32_t other = 0, opp
+    if p.excuse_owner != L or p.camp[L] != 1 or not p.won[1] or p.ntrick:
+        return 0
+    for q in range(p.np):
+        if q == L:
+            continue
+        if p.camp[q] == 1:
+            return 0
+        other |= p.hand[q][TRUMP]
+        if tc_popcount(p.hand[q][TRUMP]) > m:
+            m = tc_popcount(p.hand[q][TRUMP])
+    if m and tc_popcount(p.hand[L][TRUMP] >> (tc_msb(other) + 1)) < m:
+        return 0
+    for s in range(TRUMP):
+        if not p.hand[L][s]:
+            continue
+        opp = 0
+        for q in range(p.np):
+            if q != L:
+                opp |= p.hand[q][s]
+        if opp and tc_ctz(p.hand[L][s]) < tc_msb(opp):
+            return 0
+    return 1
+
+
 cdef inline int can_beat(Pos* p, int seat, int best_card) noexcept nogil:
     """Conservative: may ``seat`` (still to play) beat ``best_card``?"""
     cdef uint32_t t = p.hand[seat][TRUMP]
@@ -2781,6 +2817,16 @@ cdef void sure_bounds(Pos* p, int* lo, int* hi, int* rel, int* trel, int* hrel, 
     cdef int rel2[4]
     cdef int rel3[4]
     remaining(p, vc, &rem, &noud)
+    if sweeps(p):
+        # every card left to the taker's camp: the static high bound, reached
+        # (resting on every plain card's owner)
+        hi[0] = p.taker_hp + rem - p.tgt[p.fixed + noud]
+        lo[0] = -INF if hi_only else hi[0]
+        for k in range(4):
+            rel[k] = 0
+            trel[k] = 0
+            hrel[k] = 0
+        return
     trump_key(p, &tk0, &tk1)
     ncash = cash_plain(p, p.leader, &cpts, &coud, rel, cashed, &nlead)
     for k in range(4):

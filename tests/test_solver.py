@@ -1473,6 +1473,64 @@ def test_two_master_trumps_rule_out_the_slam_lead_of_the_excuse(solver: Solver) 
     assert sure_bounds(solver, st)[0] == -112 <= minimax(st) == -104
 
 
+def test_a_taker_sweeping_the_tricks_leads_his_excuse_last(solver: Solver) -> None:
+    # he has won every trick, holds the Excuse, a trump above the defence's
+    # only trump and the plain masters: he draws the trump, cashes, and leads
+    # the Excuse to the last trick, which a side that has won every earlier
+    # trick wins; every card left is his (the Excuse's trick counted lost: -38)
+    sweep = ("T21 KS KH EX", "T5 2S 3H 4D", "QS 5S 6S 7S", "8H 9H 2D 3D")
+    assert sure_bounds(solver, built(sweep, 0, 0)) == (-28, -28) and minimax(built(sweep, 0, 0)) == -28
+    # two rounds of trumps to draw, and two trumps above the defence's (-46)
+    st = built(("T21 T20 KH EX", "T5 T4 3H 4D", "QS 5S 6S 7S", "8H 9H 2D 3D"), 0, 0)
+    assert sure_bounds(solver, st) == (-36, -36) and minimax(st) == -36
+    # where a condition fails, the rule does not apply: a defence trump above
+    # his, a plain card a defender beats, one trump above the defence's two,
+    # a trick the defence has won (no slam lead of the Excuse)
+    for hands in (("T20 KS KH EX", "T21 2S 3H 4D", "QS 5S 6S 7S", "8H 9H 2D 3D"),
+                  ("T21 KS QH EX", "T5 2S 3H 4D", "QS 5S 6S 7S", "8H KH 2D 3D"),
+                  ("T21 T3 KH EX", "T5 T4 3H 4D", "QS 5S 6S 7S", "8H 9H 2D 3D")):
+        lo, hi = sure_bounds(solver, built(hands, 0, 0))
+        assert lo < hi and lo <= minimax(built(hands, 0, 0)) <= hi
+    st = built(sweep, 0, 0)
+    st = dataclasses.replace(st, tricks=st.tricks + [Trick(1, [], 1)])
+    assert sure_bounds(solver, st)[0] == minimax(st) == -38
+
+
+def test_the_sweep_rule_against_the_reference(solver: Solver) -> None:
+    # endgames near the rule's edge: a taker with the Excuse, high trumps and
+    # high plain cards, who has won every trick so far in four of five, on lead
+    # in four of five, against defenders given the low trumps first
+    rng = random.Random(64)
+    high = sorted(range(cards.TRUMP_BASE, cards.TRUMP_BASE + 21), reverse=True)
+    swept = 0
+    for _ in range(200):
+        variant = rng.choice((THREE_PLAYERS, FOUR_PLAYERS, FOUR_PLAYERS, FIVE_PLAYERS))
+        n, k = variant.players, rng.choice((1, 2, 3, 4) if variant is not FIVE_PLAYERS else (1, 2, 3))
+        taker = rng.randrange(n)
+        tops = high[:rng.randrange(3, 12)]
+        plain = [c for c in range(cards.TRUMP_BASE) if c % 14 >= rng.choice((6, 9, 11, 12))]
+        mine = {EXCUSE}
+        while len(mine) < k:
+            mine.add(rng.choice(tops) if rng.random() < 0.6 else rng.choice(plain))
+        rest = sorted((c for c in range(78) if c not in mine), key=lambda c: (c in high[:8]) + rng.random())
+        hands = [sorted(mine) if q == taker else [rest.pop(0) for _ in range(k)] for q in range(n)]
+        gone = [c for c in range(78) if all(c not in h for h in hands)]
+        tricks_done = variant.tricks - k
+        if rng.random() < 0.8:
+            won, taker_tricks = gone, tricks_done
+        else:
+            won, taker_tricks = rng.sample(gone, rng.randrange(len(gone))), rng.randrange(tricks_done)
+        st = rules.midgame_state(hands, taker, taker if rng.random() < 0.8 else rng.randrange(n),
+                                 taker_hp=sum(cards.half_points(c) for c in won),
+                                 taker_oudlers=[c for c in won if c in (PETIT, cards.TRUMP_BASE + 20)],
+                                 taker_tricks=taker_tricks)
+        v = minimax(st)
+        lo, hi = sure_bounds(solver, st)
+        assert lo <= v <= hi and solver.solve(st, pv=False).margin * 2 == v, (hands, taker, v, lo, hi)
+        swept += lo == hi
+    assert swept > 40, swept
+
+
 def test_defence_line_passing_the_lead(solver: Solver) -> None:
     # seat 1 holds only hearts below the taker's king: no safe lead, so the
     # safe leads count nothing (-92); but the spades of seats 0 and 2 pass
