@@ -1025,9 +1025,10 @@ _with_budget_options = _options(
 @table_options()
 @_with_budget_options
 @json_option
-def bid_command(hand: Tuple[str, ...], seat: Optional[int], dealer: Optional[int], bids: Optional[str], players: Optional[int],
-                called: Optional[str], worlds: int, seed: int, jobs: int, time_budget: Optional[float],
-                node_budget: int, margin_budget: Optional[int], table_mb: int, as_json: bool) -> None:
+def bid_command(hand: Tuple[str, ...], seat: Optional[int], dealer: Optional[int], bids: Optional[str],
+                players: Optional[int], called: Optional[str], worlds: int, seed: int, jobs: int,
+                time_budget: Optional[float], node_budget: int, margin_budget: Optional[int], table_mb: int,
+                as_json: bool) -> None:
     """Monte Carlo bid advice for HAND (18 cards; 24 at three players, 15 at five; typed, quoted or not, a
     text file, or a deal record file; '-' reads either from stdin)."""
     cards, record, where = _hand_input(" ".join(hand))
