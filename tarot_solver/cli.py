@@ -32,7 +32,7 @@ import threading
 from collections import Counter, deque
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import IO, Any, Callable, Deque, Dict, Iterator, List, Optional, Tuple, TypeVar, Union
+from typing import IO, Any, Callable, Deque, Dict, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
 
 import click
 from click.core import ParameterSource
@@ -831,11 +831,13 @@ def _record_id(record: Optional[DealRecord]) -> Optional[str]:
     return None if record is None else record.id
 
 
-def _hand_input(arg: str, name: str = "HAND") -> Tuple[List[int], Optional[DealRecord], Dict[str, str]]:
-    """HAND: a hand typed on the command line, a text file holding one ('-': stdin), or a
-    deal record file (named .json or .jsonl, or holding JSON).  Returns (the hand, None,
+def _hand_input(words: Sequence[str], name: str = "HAND") -> Tuple[List[int], Optional[DealRecord], Dict[str, str]]:
+    """HAND, the argument's ``words`` (a typed hand the shell split is joined again): a
+    hand typed on the command line, a text file holding one ('-': stdin), or a deal
+    record file (named .json or .jsonl, or holding JSON).  Returns (the hand, None,
     where) or ([], the record, {}), ``where`` locating an error in the hand
     (:meth:`TarotError.located`): the argument (``name``) or the file."""
+    arg = " ".join(words)
     if arg != "-" and not os.path.isfile(arg):
         try:
             return parse_hand(arg), None, {"key": name}
@@ -1031,7 +1033,7 @@ def bid_command(hand: Tuple[str, ...], seat: Optional[int], dealer: Optional[int
                 as_json: bool) -> None:
     """Monte Carlo bid advice for HAND (18 cards; 24 at three players, 15 at five; typed, quoted or not, a
     text file, or a deal record file; '-' reads either from stdin)."""
-    cards, record, where = _hand_input(" ".join(hand))
+    cards, record, where = _hand_input(hand)
     players = _players(record, players)
     if record is None:  # (first: a hand of another table's size says which)
         _check_hand(cards, where, players)
@@ -1125,7 +1127,7 @@ def discard_command(hand: Tuple[str, ...], dog: Optional[str], contract_name: Op
                     time_budget: Optional[float], node_budget: int, margin_budget: Optional[int],
                     table_mb: int, as_json: bool) -> None:
     """Monte Carlo discard advice for the taker's HAND (as for bid) and the DOG."""
-    cards, record, where = _hand_input(" ".join(hand))
+    cards, record, where = _hand_input(hand)
     players = _players(record, players)
     if record is None:  # (first: a hand of another table's size says which)
         _check_hand(cards, where, players)
@@ -1222,7 +1224,7 @@ def play_command(position: Tuple[str, ...], seat: Optional[int], taker: Optional
     given = {"--seat": seat, "--taker": taker, "--contract": contract_name, "--dealer": dealer, "--leader": leader,
              "--dog": dog, "--discard": discard, "--played": played, "--poignee": poignees or None,
              "--called": called}
-    cards, record, where = _hand_input(" ".join(position), "POSITION")
+    cards, record, where = _hand_input(position, "POSITION")
     players = _players(record, players)
     target: Union[DealRecord, View]
     if record is not None:
@@ -1572,7 +1574,7 @@ def _reads_output(source: str, output: str) -> bool:
         given, out = os.fstat(0), os.stat(output)
     except OSError:  # (no stdin)
         return False
-    return stat.S_ISREG(given.st_mode) and (given.st_dev, given.st_ino) == (out.st_dev, out.st_ino)
+    return stat.S_ISREG(given.st_mode) and os.path.samestat(given, out)
 
 
 def _read(ctx: click.Context, source: str, twice: bool) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:
@@ -1604,10 +1606,11 @@ def _read(ctx: click.Context, source: str, twice: bool) -> Iterator[Tuple[int, U
 
 def _typed_deal(text: str) -> Union[DealRecord, TarotError]:
     """A deal typed as FILE in the one-line notation (docs/notation.md), or its error."""
+    where = "FILE (a deal in the one-line notation)"
     try:
-        return DealRecord.from_json(parse_deal(text), file="FILE (a deal in the one-line notation)")
+        return DealRecord.from_json(parse_deal(text), file=where)
     except TarotError as e:
-        return e.located(file="FILE (a deal in the one-line notation)")
+        return e.located(file=where)
 
 
 def _tasks_total(source: str, done: "Counter[Union[str, int]]") -> Optional[int]:
