@@ -42,7 +42,7 @@ from . import advice as _advice
 from . import ddtable as _ddtable
 from . import history as _history
 from . import tarotclub as _tarotclub
-from .cards import TOTAL_HALF_POINTS, card_token, cards_of, parse_cards, points, tokens
+from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, parse_cards, points, tokens
 from .errors import Interrupted, RecordError, TarotError, WorkerError, plural, spelled
 from .errors import one_line as _one_line
 from .notation import format_hand, parse_deal, parse_hand
@@ -562,12 +562,16 @@ def _solve_one(record: DealRecord, all_cards: bool, made_only: bool, time_limit:
     game has its result as played)."""
     state = record.state()
     solver = Solver(table_mb)
+    stop: Optional[Interrupted] = None
     with _watching(solver):
         if made_only:
             r = solver.made(state, time_limit=time_limit, node_limit=node_limit)
         else:
-            r = solver.solve(state, time_limit=time_limit, node_limit=node_limit, all_cards=all_cards)
-    emit(_solve_json(record, r, made_only), as_json, lambda res: _render_solve(res, record, state, r.best))
+            # a Ctrl-C after the first of --all-cards keeps the cards finished
+            r, stop = _kept_on_interrupt(lambda: solver.solve(state, time_limit=time_limit, node_limit=node_limit,
+                                                              all_cards=all_cards))
+    emit_run(_solve_json(record, r, made_only), as_json,
+             lambda res, stopped: _render_solve(res, record, state, r.best, stopped), stop, "card")
 
 
 def _solve_json(record: DealRecord, r: SolveResult, made_only: bool) -> Dict[str, Any]:
@@ -643,9 +647,11 @@ def _watching(solver: Solver) -> Iterator[None]:
         raise click.exceptions.Exit(status)
 
 
-def _render_solve(r: Dict[str, Any], record: Any, state: PlayState, best: Optional[Tuple[int, ...]] = None) -> str:
+def _render_solve(r: Dict[str, Any], record: Any, state: PlayState, best: Optional[Tuple[int, ...]] = None,
+                  stopped: Optional[str] = None) -> str:
     """The text of one solve: the deal, the verdict, the optimal line and, with ``cards``, each card's
-    value, the cards proven best (``best``) marked."""
+    value, the cards proven best (``best``) marked; ``stopped`` says how a signal ended it (its cards
+    then those finished)."""
     taker = record.taker
     lines = [_deal_label(r),
              f"{record.contract.value} by seat {taker}{_called(record)}; "
@@ -670,7 +676,7 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState, best: Option
         made = {True: "made", False: "fails", None: "undecided"}[r["made"]]
         verdict = f"margin between {_signed(r['margin_bounds'][0])} and {_signed(r['margin_bounds'][1])}: {made}"
     if not r["complete"]:
-        verdict += " [stopped by a limit: bounds proven so far]"
+        verdict += f" [{stopped or 'stopped by a limit'}: bounds proven so far]"
     lines.append(f"double-dummy: {verdict}   ({r['nodes']:,} nodes, {r['seconds']:.2f} s)")
     if r.get("pv"):
         lines.append("optimal line:")
@@ -682,7 +688,9 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState, best: Option
             played = "  ".join(f"{card_token(c)}({t.seat_of(i, line.players)})" for i, c in enumerate(t.cards))
             lines.append(f"  trick {line.tricks.index(t) + 1:2d}: {played}  -> seat {t.winner}")
     if r.get("cards"):
-        lines.append(f"value of each card (* proven best for seat {state.to_play}):")
+        searched = (f"of the {len(r['cards'])} cards searched before it was {stopped}"
+                    f" ({count(state.legal())} legal)" if stopped else "of each card")
+        lines.append(f"value {searched} (* proven best for seat {state.to_play}):")
         marked = set(tokens(best or ()))
         for tok, m in r["cards"].items():
             shown = _signed(m) if m is not None else " .. ".join(map(_signed, r["cards_bounds"][tok]))

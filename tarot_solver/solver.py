@@ -28,7 +28,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 
 from . import _core
 from .cards import OUDLERS, card_token, shown_tokens
-from .errors import duration, integer
+from .errors import Interrupted, duration, integer
 from .parallel import map_ordered
 from .proofsearch import LEAF_NODES, ProofSearch
 from .rules import PlayState
@@ -549,7 +549,10 @@ class Solver:
         on turn), with :attr:`status` following.
 
         Under a limit each card gets an equal share of what remains, so every
-        card is searched, and no budget goes to searching the position itself."""
+        card is searched, and no budget goes to searching the position itself.
+        A Ctrl-C after the first card raises :class:`Interrupted` whose ``partial``
+        is (the cards finished, every legal card, the bounds the finished ones prove,
+        the root's static bounds)."""
         core = self._core
         moves = core.legal_moves()
         maximizing = self._taker_to_play()
@@ -558,10 +561,17 @@ class Solver:
         cards: Dict[int, SolveResult] = {}
         los: List[int] = []
         his: List[int] = []
+        lo, hi = root_lo, root_hi
         for i, card in enumerate(moves):
             nodes, start = core.nodes, time.perf_counter()
             core.play(card)
-            clo, chi = self._exact(budget.part(core, 1 / (len(moves) - i)))
+            try:
+                clo, chi = self._exact(budget.part(core, 1 / (len(moves) - i)))
+            except KeyboardInterrupt as e:
+                core.undo()
+                if not cards:
+                    raise
+                raise Interrupted((cards, moves, lo, hi, root_lo, root_hi), len(cards), len(moves)) from e
             core.undo()
             cards[card] = SolveResult(
                 margin=clo / 2 if clo == chi else None,
@@ -581,6 +591,19 @@ class Solver:
             lo, hi = max(lo, root_lo), min(hi, root_hi)
             self.status = SearchStatus((lo / 2, hi / 2))
         return cards, lo, hi
+
+    def _interrupted_cards(self, partial: Tuple[Dict[int, SolveResult], List[int], int, int, int, int],
+                           start: float) -> SolveResult:
+        """What :meth:`solve` with ``all_cards`` had proven when a Ctrl-C stopped it
+        (:meth:`_card_values`' partial): the cards finished, the best among them only
+        where it is proven against the others' static bounds too."""
+        cards, moves, lo, hi, root_lo, root_hi = partial
+        unsearched = SolveResult(margin=None, margin_bounds=(root_lo / 2, root_hi / 2), complete=False,
+                                 made=_decided(root_lo, root_hi))
+        every = {card: cards.get(card, unsearched) for card in moves}
+        return SolveResult(margin=None, margin_bounds=(lo / 2, hi / 2), complete=False, made=_decided(lo, hi),
+                           nodes=self._core.nodes, seconds=time.perf_counter() - start, cards=cards,
+                           best=tuple(c for c in _proven_best(every, self._taker_to_play()) if c in cards))
 
     def _principal_variation(self, value: int, budget: _Budget) -> Tuple[List[int], int, int]:
         """A line reaching ``value``, with the taker's half-points and oudlers at its end
@@ -680,7 +703,9 @@ class Solver:
         2,250 M nodes against 2,746 M with the position searched first).
         Limits apply to the whole request; under one, each card gets an
         equal share of what remains.  A game already over has its margin as
-        played (and no card to value).
+        played (and no card to value).  A Ctrl-C after the first card of
+        ``all_cards`` raises :class:`~tarot_solver.errors.Interrupted` with the
+        result over the cards finished as its ``partial`` (``complete`` false).
         """
         _check_state(state)
         if state.over:
@@ -690,7 +715,10 @@ class Solver:
         budget = _Budget(self._core, time_limit, node_limit)
         cards = None
         if all_cards:
-            cards, lo, hi = self._card_values(budget)
+            try:
+                cards, lo, hi = self._card_values(budget)
+            except Interrupted as stop:
+                raise Interrupted(self._interrupted_cards(stop.partial, start), stop.done, stop.total) from stop
         else:
             lo, hi = self._exact(budget, track=True)
         complete = lo == hi

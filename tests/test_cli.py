@@ -771,6 +771,47 @@ def test_an_interrupted_table_keeps_its_finished_rows() -> None:
     assert alone.exit_code == 0 and alone.stdout.splitlines()[2] == lines[2]
 
 
+def test_an_interrupted_all_cards_solve_shows_the_cards_finished(monkeypatch: pytest.MonkeyPatch,
+                                                                  tmp_path: Path) -> None:
+    # the example deal 10 tricks from the end, seat 0 on lead with 10 legal cards; a
+    # Ctrl-C in the third card's search: the two finished, the bounds, status 130
+    from tarot_solver.solver import Solver
+
+    deal = json.loads((EXAMPLES / "deal.json").read_text(encoding="utf-8"))
+    deal["played"] = ("10D JD 9D EX T7 T19 T2 T5 4C 2C 7C JC 3S KS 1S 6S T20 T11 T6 T8 T21 T18 T9 T10 T17 2S T15"
+                      " T12 QD 3D KD T16").split()
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(deal), encoding="utf-8")
+    whole = run(["solve", str(path), "--all-cards", "--json"])
+    assert whole.exit_code == 0, whole.output
+    values = json.loads(whole.stdout)["cards"]
+    searches = 0
+    exact = Solver._exact
+
+    def interrupted_third(self: Solver, *args: Any, **kwargs: Any) -> Tuple[int, int]:
+        nonlocal searches
+        searches += 1
+        if searches == 3:
+            raise KeyboardInterrupt
+        return exact(self, *args, **kwargs)
+
+    monkeypatch.setattr(Solver, "_exact", interrupted_third)
+    text = run(["solve", str(path), "--all-cards"])
+    assert text.exit_code == 130
+    assert text.stderr == f"tarot-solve: interrupted after 2 of {len(values)} cards\n"
+    assert "[interrupted: bounds proven so far]" in text.stdout
+    listed = text.stdout.split(f"value of the 2 cards searched before it was interrupted ({len(values)} legal)")[1]
+    shown = [line.split() for line in listed.splitlines()[1:]]
+    assert [(tok, float(value)) for *_, tok, value in shown] == list(values.items())[:2]
+    searches = 0
+    partial = run(["solve", str(path), "--all-cards", "--json"])
+    assert partial.exit_code == 130
+    result = json.loads(partial.stdout)
+    assert result["cards"] == dict(list(values.items())[:2]) and result["complete"] is False
+    lo, hi = result["margin_bounds"]
+    assert lo <= json.loads(whole.stdout)["margin"] <= hi
+
+
 def test_bad_input_cli_runner(bad_input: BadInput, write: Any) -> None:
     path = write(bad_input.name, bad_input.text)
     result = run(["replay", str(path), "--json"])

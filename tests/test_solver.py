@@ -18,7 +18,7 @@ from tarot_solver.rules import PlayState, Trick
 from tarot_solver._core import Core
 from tarot_solver import solver as solver_module
 from tarot_solver.solver import Solver, position_args
-from tarot_solver.errors import IllegalMoveError
+from tarot_solver.errors import IllegalMoveError, Interrupted
 from tarot_solver.variant import CONTRACTS, FIVE_PLAYERS, FOUR_PLAYERS, THREE_PLAYERS, VARIANTS, Contract, Variant
 
 N_ENDGAMES = 2400
@@ -358,6 +358,46 @@ def test_each_card_s_result_counts_the_nodes_of_its_own_search() -> None:
                         assert value.nodes > 0 and value.seconds > 0, cards.card_token(card)
                         searched += 1
     assert searched > 20, searched
+
+
+def test_a_ctrl_c_during_all_cards_keeps_the_cards_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the third card's search interrupted: the first two as a whole solve values them,
+    # the bounds they prove, and the solver left ready for the next request
+    rng = random.Random(65)
+    st = next(s for s in (random_position(rng, 6) for _ in range(50)) if cards.count(s.legal()) >= 4)
+    whole = Solver(16).solve(st, all_cards=True, pv=False)
+    assert whole.cards is not None
+    solver = Solver(16)
+    searches = 0
+    exact = Solver._exact
+
+    def interrupted_third(self: Solver, *args: Any, **kwargs: Any) -> Tuple[int, int]:
+        nonlocal searches
+        searches += 1
+        if searches == 3:
+            raise KeyboardInterrupt
+        return exact(self, *args, **kwargs)
+
+    monkeypatch.setattr(Solver, "_exact", interrupted_third)
+    with pytest.raises(Interrupted) as stop:
+        solver.solve(st, all_cards=True)
+    assert (stop.value.done, stop.value.total) == (2, cards.count(st.legal()))
+    partial = stop.value.partial
+    assert partial.cards is not None and list(partial.cards) == list(whole.cards)[:2]
+    assert all(partial.cards[c].margin == whole.cards[c].margin for c in partial.cards)
+    assert not partial.complete and partial.margin is None and partial.pv == []
+    lo, hi = partial.margin_bounds
+    assert lo <= whole.margin <= hi
+    assert partial.best is not None and set(partial.best) <= set(whole.best or ())
+    # interrupted before any card finished: a plain KeyboardInterrupt, as before
+    searches = 2
+    with pytest.raises(KeyboardInterrupt) as first:
+        solver.solve(st, all_cards=True)
+    assert not isinstance(first.value, Interrupted)
+    monkeypatch.undo()
+    again = solver.solve(st, all_cards=True, pv=False)
+    assert dataclasses.replace(again, seconds=0.0, nodes=0, cards=None) == \
+        dataclasses.replace(whole, seconds=0.0, nodes=0, cards=None)
 
 
 def test_at_least_brackets_the_margin(solver: Solver) -> None:
