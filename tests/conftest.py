@@ -43,11 +43,11 @@ def ctrl_c_at_call(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, k: i
     function = getattr(module, name)
     calls: List[Any] = []
 
-    def stopping(*args: Any) -> Any:
+    def stopping(*args: Any, **kwargs: Any) -> Any:
         calls.append(args)
         if len(calls) == k:
             raise KeyboardInterrupt
-        return function(*args)
+        return function(*args, **kwargs)
     monkeypatch.setattr(module, name, stopping)
 
 

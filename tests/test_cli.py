@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from tarot_solver import __version__, _core
 from tarot_solver.cli import main
 
-from conftest import EXAMPLES, ROOT, BadInput, default_sigint
+from conftest import EXAMPLES, ROOT, BadInput, ctrl_c_at_call, default_sigint
 
 
 def run(args: List[str], stdin: str = "") -> Any:
@@ -785,17 +785,7 @@ def test_an_interrupted_all_cards_solve_shows_the_cards_finished(monkeypatch: py
     whole = run(["solve", str(path), "--all-cards", "--json"])
     assert whole.exit_code == 0, whole.output
     values = json.loads(whole.stdout)["cards"]
-    searches = 0
-    exact = Solver._exact
-
-    def interrupted_third(self: Solver, *args: Any, **kwargs: Any) -> Tuple[int, int]:
-        nonlocal searches
-        searches += 1
-        if searches == 3:
-            raise KeyboardInterrupt
-        return exact(self, *args, **kwargs)
-
-    monkeypatch.setattr(Solver, "_exact", interrupted_third)
+    ctrl_c_at_call(monkeypatch, Solver, "_exact", 3)
     text = run(["solve", str(path), "--all-cards"])
     assert text.exit_code == 130
     assert text.stderr == f"tarot-solve: interrupted after 2 of {len(values)} cards\n"
@@ -803,7 +793,8 @@ def test_an_interrupted_all_cards_solve_shows_the_cards_finished(monkeypatch: py
     listed = text.stdout.split(f"value of the 2 cards searched before it was interrupted ({len(values)} legal)")[1]
     shown = [line.split() for line in listed.splitlines()[1:]]
     assert [(tok, float(value)) for *_, tok, value in shown] == list(values.items())[:2]
-    searches = 0
+    monkeypatch.undo()
+    ctrl_c_at_call(monkeypatch, Solver, "_exact", 3)
     partial = run(["solve", str(path), "--all-cards", "--json"])
     assert partial.exit_code == 130
     result = json.loads(partial.stdout)

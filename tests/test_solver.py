@@ -11,6 +11,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pytest
 
+from conftest import ctrl_c_at_call
 from reference import minimax
 from tarot_solver import cards, rules
 from tarot_solver.cards import EXCUSE, PETIT
@@ -368,17 +369,7 @@ def test_a_ctrl_c_during_all_cards_keeps_the_cards_finished(monkeypatch: pytest.
     whole = Solver(16).solve(st, all_cards=True, pv=False)
     assert whole.cards is not None
     solver = Solver(16)
-    searches = 0
-    exact = Solver._exact
-
-    def interrupted_third(self: Solver, *args: Any, **kwargs: Any) -> Tuple[int, int]:
-        nonlocal searches
-        searches += 1
-        if searches == 3:
-            raise KeyboardInterrupt
-        return exact(self, *args, **kwargs)
-
-    monkeypatch.setattr(Solver, "_exact", interrupted_third)
+    ctrl_c_at_call(monkeypatch, Solver, "_exact", 3)
     with pytest.raises(Interrupted) as stop:
         solver.solve(st, all_cards=True)
     assert (stop.value.done, stop.value.total) == (2, cards.count(st.legal()))
@@ -390,7 +381,8 @@ def test_a_ctrl_c_during_all_cards_keeps_the_cards_finished(monkeypatch: pytest.
     assert lo <= whole.margin <= hi
     assert partial.best is not None and set(partial.best) <= set(whole.best or ())
     # interrupted before any card finished: a plain KeyboardInterrupt, as before
-    searches = 2
+    monkeypatch.undo()
+    ctrl_c_at_call(monkeypatch, Solver, "_exact", 1)
     with pytest.raises(KeyboardInterrupt) as first:
         solver.solve(st, all_cards=True)
     assert not isinstance(first.value, Interrupted)
