@@ -81,11 +81,22 @@ class InputError(click.ClickException):
         click.echo(f"{PROG}: error: {self.format_message()}", err=True)
 
 
+class SystemFailure(InputError):
+    """A failure of the system, no fault of the input (a full disk, an I/O error): one
+    line as for bad input, exit status 1."""
+
+    exit_code = 1
+
+
+#: the errors the system, not the input, is to blame for (SystemFailure)
+_SYSTEM_FAILURES = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+
+
 class TarotGroup(click.Group):
     """A click group turning input and usage errors of any subcommand into
     :class:`InputError` (one line, status 2), Ctrl-C into one line and status 130,
-    a worker process that died into one line and status 1,
-    and a closed stdout (``| head``) into a quiet stop with status 141, as a
+    a worker process that died or a full disk (:class:`SystemFailure`) into one line
+    and status 1, and a closed stdout (``| head``) into a quiet stop with status 141, as a
     command killed by SIGPIPE."""
 
     def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
@@ -137,7 +148,7 @@ class TarotGroup(click.Group):
             if e.filename is None and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
                 e.filename = "stdout"  # (the files this command writes are named: what fills up unnamed is stdout)
             text = f"{e.filename}: {e.strerror}" if e.filename is not None and e.strerror else str(e)
-            raise InputError(_one_line(text)) from None
+            raise (SystemFailure if e.errno in _SYSTEM_FAILURES else InputError)(_one_line(text)) from None
         except MemoryError as e:
             raise InputError(_one_line(f"{e or 'out of memory'}: try a smaller --table-mb")) from None
 

@@ -35,8 +35,8 @@ def run_process(args: List[str], stdin: str = "") -> subprocess.CompletedProcess
                           text=True, cwd=tempfile.gettempdir(), timeout=60)
 
 
-def assert_one_line_error(code: int, stdout: str, stderr: str, *fragments: str) -> None:
-    assert code == 2, stderr
+def assert_one_line_error(code: int, stdout: str, stderr: str, *fragments: str, status: int = 2) -> None:
+    assert code == status, stderr
     assert stdout == ""
     lines = stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("tarot-solve: error: "), stderr
@@ -870,16 +870,19 @@ def test_entry_point_script() -> None:
     assert_one_line_error(proc.returncode, proc.stdout, proc.stderr, "missing.json: No such file or directory")
 
 
-def test_a_full_disk_is_named_with_the_way_to_finish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EIO])
+def test_a_full_disk_is_named_with_the_way_to_finish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     code: int) -> None:
+    # no fault of the input: status 1 (a failure), not 2
     def full(out: Any, obj: Any) -> None:
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        raise OSError(code, os.strerror(code))
 
     out = tmp_path / "out.jsonl"
     monkeypatch.setattr("tarot_solver.cli._write_line", full)
     for args in (["solve", str(ENDGAMES)], ["analyze", str(EXAMPLES / "history.jsonl"), "--from-trick", "18"]):
         result = run([*args, "--nodes", "1000", "-j", "1", "-o", str(out)])
         assert_one_line_error(result.exit_code, result.stdout, result.stderr,
-                              f"{out}: No space left on device (run again with --resume to finish)")
+                              f"{out}: {os.strerror(code)} (run again with --resume to finish)", status=1)
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
@@ -887,10 +890,11 @@ def test_a_full_device_is_named() -> None:
     # (no --resume to suggest: it takes a regular file only)
     for args in (["solve", str(ENDGAMES)], ["analyze", str(EXAMPLES / "history.jsonl"), "--from-trick", "18"]):
         result = run([*args, "--nodes", "1000", "-j", "1", "-o", "/dev/full"])
-        assert_one_line_error(result.exit_code, result.stdout, result.stderr, "/dev/full: No space left on device")
+        assert_one_line_error(result.exit_code, result.stdout, result.stderr, "/dev/full: No space left on device",
+                              status=1)
     # stdout full: named as such, not as a bare errno
     with open("/dev/full", "w") as full:
         proc = subprocess.run([sys.executable, "-m", "tarot_solver", "solve", str(EXAMPLES / "midgame.json")],
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=120,
                               cwd=tempfile.gettempdir())  # (not the checkout, whose package may be unbuilt)
-    assert proc.returncode == 2 and proc.stderr == "tarot-solve: error: stdout: No space left on device\n"
+    assert proc.returncode == 1 and proc.stderr == "tarot-solve: error: stdout: No space left on device\n"
