@@ -1547,14 +1547,17 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
                 try:
                     if out is None:
                         out = _open_output(output, resume)
-                    _write_line(out, result)
+                    with _interrupts_held():  # the line and its count at once: a Ctrl-C says what the file holds
+                        _write_line(out, result)
+                        written += 1
                 except OSError as e:  # a full disk...: name the file; --resume mends a cut last line
                     hint = " (run again with --resume to finish)" if os.path.isfile(output) else ""
                     raise OSError(e.errno, f"{e.strerror}{hint}", output) from None
-            elif echo is not None:
-                echo(result)
+            else:
+                if echo is not None:
+                    echo(result)
+                written += 1
             on_result(result)
-            written += 1
         left = sum(done.values())  # (lines resumed that no record of the input took: another history's?)
         if left:
             click.echo(f"{PROG}: note: {output} holds {plural(left, 'line')} matching no record of"

@@ -505,6 +505,29 @@ def test_interrupt_leaves_whole_lines_and_resume_completes(small_history: Path, 
     assert out.read_text(encoding="utf-8") == reference.stdout
 
 
+def test_a_ctrl_c_just_after_a_line_counts_it(small_history: Path, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # the signal comes as the second line is out: the message counts it (it once came
+    # between the write and the count, which then said one game too few)
+    from tarot_solver import cli
+
+    write = cli._write_line
+    lines: List[Any] = []
+
+    def write_then_ctrl_c(out: Any, obj: Any) -> None:
+        write(out, obj)
+        lines.append(obj)
+        if len(lines) == 2:
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(cli, "_write_line", write_then_ctrl_c)
+    out = tmp_path / "out.jsonl"
+    result = analyze([str(small_history), "-o", str(out), "-j", "1"])
+    assert result.exit_code == 130, result.output
+    assert out.read_text(encoding="utf-8").count("\n") == 2
+    assert result.stderr == f"tarot-solve: interrupted: 2 games written to {out}; run again with --resume to finish\n"
+
+
 def test_local_dask_cluster_gives_the_same_lines(small_history: Path, tmp_path: Path) -> None:
     distributed = pytest.importorskip("dask.distributed")
     converted = tmp_path / "tarotclub.jsonl"
