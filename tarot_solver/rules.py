@@ -463,13 +463,27 @@ def opening_state(
     contract: Contract,
     leader: int,
     discard: Optional[Sequence[int]] = None,
-    variant: Variant = FOUR_PLAYERS,
+    variant: Optional[Variant] = None,
     partner: Optional[int] = None,
 ) -> PlayState:
     """The position before the first lead: the dog or the discard credited as the rules say
     (``hands`` and ``dog``: card sets, as :func:`cards.mask_of` makes; ``discard``: the
-    cards; ``partner``: the taker's called partner at five players, None when he plays alone)."""
+    cards; ``variant``: the game of ``len(hands)`` players when None; ``partner``: the
+    taker's called partner at five players, None when he plays alone).  Raises
+    :class:`RecordError` for a variant or a partner that does not fit the hands."""
     hands = list(hands)
+    n = len(hands)
+    if variant is None:
+        if n not in VARIANTS:
+            raise RecordError(f"{n} hands: a table has 3, 4 or 5 players", key="hands")
+        variant = VARIANTS[n]
+    elif n != variant.players:
+        raise RecordError(f"{n} hands for the {variant.players}-player game", key="hands")
+    if partner is not None:
+        if not variant.partner_share:
+            raise RecordError(f"no partner at {n} players (only at five)", key="partner")
+        if check_seat(partner, "partner", n) == taker:
+            raise RecordError(f"the partner is another seat than the taker ({taker})", key="partner")
     camps = variant.camps(taker, partner)
     state = PlayState(hands=hands, camps=camps, leader=leader, variant=variant)
     if contract.taker_takes_dog:

@@ -200,3 +200,32 @@ def test_cli_advice_at_three_players() -> None:
                  ["discard", str(EXAMPLES / "three.json")], ["bid", hand, "--players", "3", "--seat", "0"]):
         res = run(args + ["--seat", "3", "--worlds", "1"] if "--seat" not in args else args + ["--dealer", "3"])
         assert res.exit_code == 2 and "seats are integers 0..2" in res.output, (args, res.output)
+
+
+def test_opening_state_takes_the_table_size_from_the_hands() -> None:
+    """rules.opening_state as docs/api.md calls it (no variant): three hands make the
+    three-player game, not a four-player state with three hands; a variant or a partner
+    that does not fit the hands is refused."""
+    from tarot_solver import rules
+    from tarot_solver.cards import mask_of
+    from tarot_solver.variant import FIVE_PLAYERS, FOUR_PLAYERS
+
+    record = read_record(EXAMPLES / "three.json")
+    hands, dog = [mask_of(h) for h in record.hands], mask_of(record.dog)
+    state = rules.opening_state(hands, dog, 0, Contract.GARDE_SANS, 1)
+    assert state.variant is THREE_PLAYERS and state.camps == (True, False, False)
+    assert Solver().solve(state, node_limit=1000).margin_bounds is not None
+    with pytest.raises(TarotError, match="3 hands") as err:
+        rules.opening_state(hands, dog, 0, Contract.GARDE_SANS, 1, variant=FOUR_PLAYERS)
+    assert err.value.key == "hands"
+    with pytest.raises(TarotError, match="no partner at 3 players") as err:
+        rules.opening_state(hands, dog, 0, Contract.GARDE_SANS, 1, variant=THREE_PLAYERS, partner=1)
+    assert err.value.key == "partner"
+    five = read_record(EXAMPLES / "five.json")
+    hands5, dog5 = [mask_of(h) for h in five.hands], mask_of(five.dog)
+    state5 = rules.opening_state(hands5, dog5, 2, Contract.GARDE, 0, five.discard, partner=4)
+    assert state5.variant is FIVE_PLAYERS and state5.camps == (False, False, True, False, True)
+    with pytest.raises(TarotError, match="another seat than the taker") as err:
+        rules.opening_state(hands5, dog5, 2, Contract.GARDE_SANS, 0, partner=2)
+    with pytest.raises(TarotError, match="seats are integers 0..4") as err:
+        rules.opening_state(hands5, dog5, 2, Contract.GARDE_SANS, 0, partner=7)
