@@ -145,7 +145,7 @@ def score(
                           token=str(slam))
     margin = margin_points(taker_half_points, oudlers, variant)
     check_possible(contract, taker_half_points, oudlers, petit_au_bout=petit_au_bout, poignees=poignees,
-                   slam=slam, variant=variant)
+                   slam=slam, variant=variant, partner=partner)
     return score_margin(contract, margin, petit_au_bout=petit_au_bout, poignees=poignees, slam=slam,
                         variant=variant, partner=partner)
 
@@ -171,11 +171,12 @@ def score_margin(contract: Contract, margin: int, *, petit_au_bout: Optional[boo
 
 def check_possible(contract: Contract, taker_half_points: int, oudlers: int, *,
                    petit_au_bout: Optional[bool] = None, poignees: Sequence[int] = (), slam: Optional[str] = None,
-                   variant: Variant = FOUR_PLAYERS) -> None:
+                   variant: Variant = FOUR_PLAYERS, partner: Optional[bool] = None) -> None:
     """Refuse what no deal ends in (:class:`RecordError`, keyed by the argument): points
     that cannot hold the oudlers, a slam the points deny, a Petit au bout won by a camp
     that has not got the Petit or won no trick, poignées showing more trumps than there
-    are.  (The arguments' types are :func:`score`'s to check.)"""
+    are.  ``partner``: at five players, whether the taker had a called partner (False:
+    he played alone; None: either).  (The arguments' types are :func:`score`'s to check.)"""
     # an oudler is 4.5 points to its camp; the Excuse, kept, 4 (a half-point card
     # goes in exchange)
     half = taker_half_points
@@ -196,7 +197,8 @@ def check_possible(contract: Contract, taker_half_points: int, oudlers: int, *,
                           f" {points(most)} at {variant.players} players (half a point a card put aside,"
                           f" a trick won by each camp without a slam)", key="taker_half_points",
                           token=f"{points(half)}")
-    least, most = _slam_points(contract, variant) if slam is not None else (0, TOTAL_HALF_POINTS)
+    two_players = bool(variant.partner_share) and partner is not False  # (the taker's camp)
+    least, most = _slam_points(contract, variant, two_players) if slam is not None else (0, TOTAL_HALF_POINTS)
     if taker_slam and half < least:
         raise RecordError(f"a slam made by the taker leaves him {points(least)} points at least in a"
                           f" {contract.value}, not {points(half)}", key="slam", token=slam)
@@ -221,7 +223,7 @@ def check_possible(contract: Contract, taker_half_points: int, oudlers: int, *,
 
 
 @functools.lru_cache(maxsize=None)  # (a dozen pairs; score() runs once a game of a history)
-def _slam_points(contract: Contract, variant: Variant) -> Tuple[int, int]:
+def _slam_points(contract: Contract, variant: Variant, two_players: bool) -> Tuple[int, int]:
     """The least a taker's slam leaves him and the most a defence slam leaves him, in
     half-points.  The cards put aside make most of the difference: the dog of a garde
     contre counts for the defence, the discard of a prise or garde (no king, no oudler)
@@ -229,10 +231,11 @@ def _slam_points(contract: Contract, variant: Variant) -> Tuple[int, int]:
     win a trick keeps 4 points of it if it is played before the last trick (a half-point
     card goes in exchange), and gets all 4.5 if the other camp plays it to the last trick
     (it changes camp, whoever wins that trick): a defender can play it there to another
-    defender's trick, and at five players the taker or his partner to the other's."""
+    defender's trick, and at five players the taker or his partner to the other's
+    (``two_players``: the taker's camp has two seats)."""
     whole = HALF_POINTS[EXCUSE]
     kept = whole - 1
-    to_defence = whole if variant.partner_share else kept  # the Excuse a taker's slam leaves the defence
+    to_defence = whole if two_players else kept  # the Excuse a taker's slam leaves the defence
     to_taker = whole  # the Excuse a defence slam leaves the taker
 
     def most(cards: Iterable[int], excuse: int) -> int:

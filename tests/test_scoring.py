@@ -140,7 +140,8 @@ def test_slams_with_the_excuse_changing_camp_in_the_last_trick():
     # the bounds on what a slam leaves, with and without the Excuse changing camp
     assert score(G, 47, 1, slam="defence").unit == -(25 + 28) * 2 - 200  # 23.5 points
     assert score(GC, 9, 1, slam="defence").unit == -(25 + 47) * 6 - 200
-    assert score(G, 173, 2, slam="unannounced-made", variant=FIVE_PLAYERS).unit == (25 + 46) * 2 + 200
+    assert score(G, 173, 2, slam="unannounced-made", variant=FIVE_PLAYERS,
+                 partner=True).unit == (25 + 46) * 2 + 200
     with pytest.raises(RecordError, match="leaves him 87 points at least in a garde, not 86.5"):
         score(G, 173, 2, slam="unannounced-made")  # at four, the taker's camp has one Excuse player
     with pytest.raises(RecordError, match="the taker has 4.5 points at most in a garde_contre, not 5"):
@@ -280,3 +281,17 @@ def test_what_no_deal_ends_in_is_refused(args, kwargs, key, fragment):
 def test_the_variant_must_be_a_variant():
     with pytest.raises(TypeError, match="variant must be a Variant"):
         score("garde", 98, 2, variant=3)
+
+
+def test_a_five_player_taker_alone_has_no_partner_to_give_his_excuse_away():
+    # At five, 86.5 points after a taker's slam need the Excuse played by the taker or his
+    # partner to the other's last trick; a taker alone keeps his Excuse (played earlier,
+    # or led to the last trick), and the defence's leaves him 87 as at four.  Likewise a
+    # garde contre slam: 73 with a partner, 73.5 alone (a dog of three, 13.5 points at most).
+    assert score(G, 173, 2, slam="unannounced-made", variant=FIVE_PLAYERS, partner=True).made
+    assert score(GC, 146, 3, slam="announced-made", variant=FIVE_PLAYERS, partner=True).made
+    with pytest.raises(RecordError, match="leaves him 87 points at least in a garde, not 86.5"):
+        score(G, 173, 2, slam="unannounced-made", variant=FIVE_PLAYERS)
+    with pytest.raises(RecordError, match="leaves him 73.5 points at least in a garde_contre, not 73"):
+        score(GC, 146, 3, slam="announced-made", variant=FIVE_PLAYERS)
+    assert score(G, 174, 2, slam="unannounced-made", variant=FIVE_PLAYERS).taker == 4 * ((25 + 46) * 2 + 200)
