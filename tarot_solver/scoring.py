@@ -48,10 +48,14 @@ class ScoreResult:
     taker: int  # variant.taker_units(partner) * U
     defender: int  # -U
     partner: Optional[int] = None  # the called partner's score (five players), U; None: no partner
+    players: int = 4  # the table the deal was scored for (the variant's)
 
-    def scores(self, taker: int, players: int = 4, partner: Optional[int] = None) -> List[int]:
-        """Scores by seat for a table of ``players`` with the taker at seat ``taker`` (and his
-        called partner at ``partner``, five players)."""
+    def scores(self, taker: int, players: Optional[int] = None, partner: Optional[int] = None) -> List[int]:
+        """Scores by seat for a table of ``players`` (by default :attr:`players`, the table the
+        deal was scored for) with the taker at seat ``taker`` (and his called partner at
+        ``partner``, five players)."""
+        if players is None:
+            players = self.players
         if isinstance(taker, bool) or not isinstance(taker, int) or not 0 <= taker < players:
             raise RecordError(f"taker seat '{taker}' is not in 0..{players - 1}", token=str(taker))
         if (partner is None) != (self.partner is None) or partner == taker:
@@ -166,7 +170,8 @@ def score_margin(contract: Contract, margin: int, *, petit_au_bout: Optional[boo
     if slam is not None:
         unit += SLAM_POINTS[slam]
     return ScoreResult(made=made, margin=margin, unit=unit, taker=variant.taker_units(partner) * unit,
-                       defender=-unit, partner=variant.partner_share * unit if partner else None)
+                       defender=-unit, partner=variant.partner_share * unit if partner else None,
+                       players=variant.players)
 
 
 def check_possible(contract: Contract, taker_half_points: int, oudlers: int, *,

@@ -295,3 +295,15 @@ def test_a_five_player_taker_alone_has_no_partner_to_give_his_excuse_away():
     with pytest.raises(RecordError, match="leaves him 73.5 points at least in a garde_contre, not 73"):
         score(GC, 146, 3, slam="announced-made", variant=FIVE_PLAYERS)
     assert score(G, 174, 2, slam="unannounced-made", variant=FIVE_PLAYERS).taker == 4 * ((25 + 46) * 2 + 200)
+
+
+def test_scores_by_seat_default_to_the_table_the_deal_was_scored_for():
+    # A three- or five-player result spreads over its own table without being told its size
+    # again (formats.md's `game.score(state).scores(game.taker)`, on a three-player game).
+    three = score(G, 2 * 51, 2, variant=THREE_PLAYERS)
+    assert three.scores(1) == [-70, 140, -70]
+    assert score(G, 2 * 51, 2, variant=FIVE_PLAYERS).scores(4) == [-70, -70, -70, -70, 280]
+    assert score(G, 2 * 51, 2, variant=FIVE_PLAYERS, partner=True).scores(1, partner=3) == [-70, 140, -70, 70, -70]
+    assert score(G, 2 * 51, 2).scores(1) == [-70, 210, -70, -70]
+    record = read_records(Path(__file__).parent.parent / "examples" / "three.json")[0]
+    assert record.score().scores(record.taker) == [144, -72, -72]
