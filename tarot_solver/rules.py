@@ -483,7 +483,7 @@ def opening_state(
         if not variant.partner_share:
             raise RecordError(f"no partner at {n} players (only at five)", key="partner")
         if check_seat(partner, "partner", n) == taker:
-            raise RecordError(f"the partner is another seat than the taker ({taker})", key="partner")
+            raise RecordError(f"the partner must be another seat than the taker ({taker})", key="partner")
     camps = variant.camps(taker, partner)
     state = PlayState(hands=hands, camps=camps, leader=leader, variant=variant)
     if contract.taker_takes_dog:
@@ -552,7 +552,7 @@ def midgame_state(
         if not variant.partner_share:
             raise RecordError(f"no partner at {n} players (only at five)", key="partner")
         if check_seat(partner, "partner", n) == taker:
-            raise RecordError(f"the partner is another seat than the taker ({taker})", key="partner")
+            raise RecordError(f"the partner must be another seat than the taker ({taker})", key="partner")
     masks = [_card_set(h, f"hands[{s}]") for s, h in enumerate(hands)]
     try:
         table = parse_cards(trick, name="trick")

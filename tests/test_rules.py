@@ -687,7 +687,7 @@ def test_midgame_state_takes_hands_in_the_hand_notation() -> None:
     ({"leader": True}, RecordError, "key 'leader': bad seat 'true'"),
     ({"partner": 2}, RecordError, "key 'partner': no partner at 4 players (only at five)"),
     ({"hands": ["2S", "3S", "4S", "5S", "6S"], "partner": 0}, RecordError,
-     "key 'partner': the partner is another seat than the taker (0)"),
+     "key 'partner': the partner must be another seat than the taker (0)"),
     ({"hands": ["2S", "2S", "4S", "5S"]}, RecordError, "key 'hands[1]': '2S' is in hands[0] and in hands[1]"),
     ({"hands": ["2S", "3S 3H", "4S", "5S"], "trick": ["3H"]}, RecordError, "'3H' is in hands[1] and in trick"),
     ({"hands": ["2S", "3S", "4S", "5S"], "trick": "6S 7S 8S 9S"}, RecordError,
