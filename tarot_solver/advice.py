@@ -267,6 +267,15 @@ def summarize(outcomes: Sequence[Outcome], contract: Contract, variant: Variant 
     )
 
 
+def expected_unit(outcomes: Sequence[Outcome], contract: Contract, variant: Variant = VARIANT) -> float:
+    """The mean unit U of one option over the worlds, each estimated as :func:`summarize`
+    estimates its score (a decided world at its bracket's midpoint, an undecided one at
+    0): a defender's stake, since he scores -U in every world while the taker's share of
+    U differs between worlds at five players (2U with a partner, 4U alone)."""
+    return sum((margin_score(contract, o.low, variant, o.partner) + margin_score(contract, o.high, variant, o.partner))
+               / 2 / variant.taker_units(o.partner) for o in outcomes if o.made is not None) / len(outcomes)
+
+
 # Running the worlds ------------------------------------------------------------------
 
 
@@ -933,7 +942,8 @@ def play_advice(position: Union[DealRecord, View], *, worlds: int = DEFAULT_WORL
     everything the table has shown him; each class of cards that play alike
     (:func:`equivalent_cards`) is played in every world and the rest of the deal
     solved double-dummy.  The ranking is by the taker's expected score, highest
-    first for the taker's camp, lowest first for the defence.  Raises
+    first for the taker's camp, lowest first for the defence; at five players a
+    defender's by the expected unit U (:func:`expected_unit`), his own stake.  Raises
     :class:`RecordError` if the position cannot be played on or is over, and
     :class:`~tarot_solver.sampling.ConstraintError` if no deal fits the view; a
     Ctrl-C after some worlds, :class:`~tarot_solver.errors.Interrupted` with the
@@ -957,10 +967,14 @@ def play_advice(position: Union[DealRecord, View], *, worlds: int = DEFAULT_WORL
     classes = equivalent_cards(state)
     sign = 1 if state.camps[view.seat] else -1
 
+    by_unit = sign < 0 and bool(constraints.variant.partner_share)
+
     def advise(rows: List[List[Outcome]], info: RunInfo) -> PlayAdvice:
-        choices = [CardChoice(c, summarize([r[j] for r in rows], contract, constraints.variant))
-                   for j, c in enumerate(classes)]
-        choices.sort(key=lambda ch: (-sign * ch.summary.expected_score, -sign * ch.summary.p_make))
+        outcomes = [[r[j] for r in rows] for j in range(len(classes))]
+        choices = [CardChoice(c, summarize(o, contract, constraints.variant)) for c, o in zip(classes, outcomes)]
+        units = {c: expected_unit(o, contract, constraints.variant) for c, o in zip(classes, outcomes) if by_unit}
+        choices.sort(key=lambda ch: ((units[ch.cards] if by_unit else -sign * ch.summary.expected_score),
+                                     -sign * ch.summary.p_make))
         return PlayAdvice(seat=view.seat, taker=taker, contract=contract, trick=tuple(state.trick),
                           tricks_done=state.tricks_done, hand=tuple(cards_of(state.hands[view.seat])),
                           taker_camp=state.camps[view.seat], choices=tuple(choices), run=info)

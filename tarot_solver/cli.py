@@ -1309,10 +1309,12 @@ def _render_play(r: Dict[str, Any], stopped: Optional[str] = None) -> str:
              f"{'rank':4s}  {'card':{width}s}  {_SUMMARY_HEADER}"]
     for i, c in enumerate(r["choices"], 1):
         lines.append(f"{i:4d}  {' '.join(c['cards']):{width}s}  {_summary_row(c)}")
-    best = "highest" if r["camp"] == "taker" else "lowest"
+    best = ("the highest expected score for the taker" if r["camp"] == "taker"
+            else "the lowest expected unit U, what a defender pays: the taker scores 2U with a partner, 4U alone"
+            if r["players"] == 5 else "the lowest expected score for the taker")
     lines += ["", f"recommendation: play {r['recommendation']}"
               + (" (the only legal card)" if len(r["choices"]) == 1 and len(r["choices"][0]["cards"]) == 1
-                 else f" (the {best} expected score for the taker)" if _measured(r["choices"][0])
+                 else f" ({best})" if _measured(r["choices"][0])
                  else " (no world decided for it within the node budget: its rank is not measured)")]
     return "\n".join(lines)
 

@@ -278,3 +278,32 @@ def test_cli_advice_at_five_players() -> None:
                  ["play", hand, "--seat", "4", "--taker", "2", "--contract", "garde_sans", "--leader", "0"]):
         res = run(args)
         assert res.exit_code == 2 and "got 15 (hands of 15 are the 5-player game's)" in res.output, res.output
+
+
+def test_a_five_player_defender_s_cards_are_ranked_by_his_stake(monkeypatch: pytest.MonkeyPatch) -> None:
+    # He pays U in every world, where the taker scores 2U with a partner and 4U alone.
+    # Two worlds of a garde: alone, his first class of cards lets the taker make by 5
+    # (U +60, the taker +240) and the other fail by 5; with a partner, the first fails by
+    # 15 (U -80, -160) and the other makes by 15.  The taker's expected score would put
+    # the first class last (+40 against -40); the defender's stake puts it first (-10
+    # against +10).
+    from tarot_solver import advice
+    from tarot_solver.advice import Outcome, RunInfo, expected_unit
+
+    record = read_record(EXAMPLES / "five-midgame.json")
+    record = dataclasses.replace(record, played=record.played[:31])  # seat 3 on turn, a defender
+
+    def two_worlds(constraints: Any, questions: List[Any], **kw: Any) -> Any:
+        first = [Outcome(True, 5, 5, 0, partner=False), Outcome(False, -15, -15, 0, partner=True)]
+        other = [Outcome(False, -5, -5, 0, partner=False), Outcome(True, 15, 15, 0, partner=True)]
+        rows = [[first[w]] + [other[w]] * (len(questions) - 1) for w in range(2)]
+        return kw["advise"](rows, RunInfo(2, 2, 0, 1, 1, 0, 0.0, 0.0, 0))
+
+    monkeypatch.setattr(advice, "_run", two_worlds)
+    res = advice.play_advice(record, worlds=2, jobs=1, progress=None)
+    assert len(res.choices) == 2 and not res.taker_camp
+    first = res.choices[0]
+    assert first.summary.expected_score == 40 and res.choices[1].summary.expected_score == -40
+    assert expected_unit([Outcome(True, 5, 5, 0, partner=False), Outcome(False, -15, -15, 0, partner=True)],
+                         Contract.GARDE, FIVE_PLAYERS) == -10
+    assert expected_unit([Outcome(None, -5, 20, 0, partner=False)], Contract.GARDE, FIVE_PLAYERS) == 0
