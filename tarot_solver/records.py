@@ -104,12 +104,15 @@ def wrong_type(expected: str, value: Any, key: Optional[str] = None) -> RecordEr
 
 
 def play_setup(taker: Optional[int], contract: Optional[Contract],
-               leader: Optional[int]) -> Tuple[int, Contract, int]:
-    """(taker, contract, first leader) when all are known; raises :class:`RecordError` naming those missing."""
+               leader: Optional[int], leader_key: str = "leader",
+               key: Optional[str] = None) -> Tuple[int, Contract, int]:
+    """(taker, contract, first leader) when all are known; raises :class:`RecordError` naming those
+    missing, keyed as ``key`` or else by the first of them (the first leader's as ``leader_key``)."""
     if taker is None or contract is None or leader is None:
-        missing = [name for name, value in (("taker", taker), ("contract", contract),
-                                            ("leader or dealer", leader)) if value is None]
-        raise RecordError(f"the deal cannot be played without {' and '.join(missing)}")
+        missing = [(name, k) for name, k, value in (("taker", "taker", taker), ("contract", "contract", contract),
+                                                    ("leader or dealer", leader_key, leader)) if value is None]
+        raise RecordError(f"the deal cannot be played without {' and '.join(name for name, _ in missing)}",
+                          key=key or missing[0][1])
     return taker, contract, leader
 
 
@@ -333,6 +336,7 @@ class DealRecord:
         if not cards:
             return
         try:
+            play_setup(self.taker, self.contract, self.first_leader, key="played")
             state = self.opening_state()
         except TarotError as e:
             raise e.located(key="played")
@@ -381,7 +385,7 @@ class DealRecord:
     def play_setup(self) -> Tuple[int, Contract, int]:
         """(taker, contract, first leader): what playing the deal needs; raises if one is missing."""
         try:
-            return play_setup(self.taker, self.contract, self.first_leader)
+            return play_setup(self.taker, self.contract, self.first_leader, "dealer")
         except RecordError as e:
             raise self._located(e)
 
