@@ -927,11 +927,12 @@ _VIEW_OPTIONS: Dict[str, Optional[str]] = dict(
 
 
 @contextmanager
-def _named_as_options(**options: Optional[str]) -> Iterator[None]:
+def _named_as_options(record: Optional[DealRecord] = None, **options: Optional[str]) -> Iterator[None]:
     """An error of the advice about a value given on the command line names the
     option (``bids`` as ``--bids``, ``played[3]`` as ``--played[3]``); keyword
     ``bids="--bids"`` maps the advice's key to its option, None where the option
-    was not given (the value came from a deal record, whose key the error keeps)."""
+    was not given (the value came from the deal ``record``, whose key the error
+    keeps, located in its file and record)."""
     try:
         yield
     except TarotError as e:
@@ -939,6 +940,8 @@ def _named_as_options(**options: Optional[str]) -> Iterator[None]:
         option = options.get(name)
         if option is not None:
             e.key = option + (f"[{index}" if index else "")
+        elif record is not None and name in options:
+            raise record._located(e)
         raise
 
 
@@ -947,7 +950,8 @@ def _record_seat(record: DealRecord, seat: Optional[int]) -> int:
     if seat is not None:
         return seat
     if record.taker is None:
-        raise RecordError("the deal record names no taker: say whose hand to use with --seat", key="taker")
+        raise record._located(RecordError("the deal record names no taker: say whose hand to use with --seat",
+                                          key="taker"))
     return record.taker
 
 
@@ -1067,7 +1071,8 @@ def bid_command(hand: Tuple[str, ...], seat: Optional[int], dealer: Optional[int
         dealer = record.dealer if dealer is None else dealer
         if bids is None and record.bids is not None and dealer is not None:
             prior = (list(record.bids) + ["pass"] * players)[:(seat - dealer - 1) % players]
-    with _named_as_options(bids=None if bids is None else "--bids", called=None if called is None else "--called"):
+    with _named_as_options(record, bids=None if bids is None else "--bids",
+                           called=None if called is None else "--called"):
         res, stop = _kept_on_interrupt(lambda: _advice.bid_advice(
             cards, seat=seat or 0, dealer=dealer, bids=prior, worlds=worlds, seed=seed, jobs=jobs,
             time_budget=time_budget, node_budget=node_budget, margin_budget=margin_budget, table_mb=table_mb,
@@ -1165,7 +1170,7 @@ def discard_command(hand: Tuple[str, ...], dog: Optional[str], contract_name: Op
         raise click.UsageError("missing option '--dog' (the cards of the dog)")
     if contract is None:
         raise click.UsageError("missing option '--contract' (prise or garde)")
-    with _named_as_options(dog=None if dog is None else "--dog",
+    with _named_as_options(record, dog=None if dog is None else "--dog",
                            contract=None if contract_name is None else "--contract",
                            called=None if called is None else "--called"):
         res, stop = _kept_on_interrupt(lambda: _advice.discard_advice(

@@ -32,3 +32,22 @@ def test_solve_names_the_missing_key(deal_obj: Dict[str, Any], write: Any, dropp
     for args in (["solve", str(path), "--nodes", "1000"], ["solve", str(path), "--made-only", "--nodes", "1000"]):
         line = one_line_error(run(args))
         assert f"deal.json: line 1 (id 'example-deal'): key '{key}': the deal cannot be played without" in line
+
+
+@pytest.mark.parametrize("command", ["bid", "discard"])
+def test_advice_on_a_record_without_taker_names_the_file(deal_obj: Dict[str, Any], write: Any,
+                                                         command: str) -> None:
+    path = write("deal.json", json.dumps({k: v for k, v in deal_obj.items()
+                                          if k not in ("taker", "contract", "discard", "bids")}))
+    line = one_line_error(run([command, str(path), "--worlds", "1"]))
+    assert "deal.json: line 1 (id 'example-deal'): key 'taker': the deal record names no taker" in line
+
+
+def test_discard_of_a_garde_sans_record_names_the_file(deal_obj: Dict[str, Any], write: Any) -> None:
+    obj = {k: v for k, v in deal_obj.items() if k not in ("discard", "bids")}
+    path = write("deal.json", json.dumps(dict(obj, contract="garde_sans")))
+    line = one_line_error(run(["discard", str(path), "--worlds", "1"]))
+    assert "deal.json: line 1 (id 'example-deal'): key 'contract': no discard in a garde_sans" in line
+    # given as an option, the value is named by the option, not located in the file
+    line = one_line_error(run(["discard", str(path), "--contract", "garde_sans", "--worlds", "1"]))
+    assert line.startswith("tarot-solve: error: key '--contract': no discard in a garde_sans")
