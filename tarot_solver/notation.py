@@ -154,7 +154,11 @@ def parse_deal(text: str) -> Dict[str, Any]:
     fields: Dict[str, Any] = {}
     for word in words[:count]:
         try:
-            fields.update(_parse_option(word))
+            option = _parse_option(word)
+            twice = [key for key in option if key in fields]
+            if twice:
+                raise RecordError(f"option '{twice[0]}' given twice (which value is meant?)", token=word)
+            fields.update(option)
         except TarotError as e:
             raise e.located(key=spelled(word.partition("=")[0].lower()))
     if count:

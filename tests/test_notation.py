@@ -115,6 +115,8 @@ def test_the_example_hand_file() -> None:
     ("dealer=\u00b2 / a / b / c / d / e", RecordError, "key 'dealer': bad seat"),
     ("contract=gard / a / b / c / d / e", RecordError, "key 'contract': unknown contract 'gard'"),
     ("seat=1 / a / b / c / d / e", RecordError, "unknown deal option 'seat'"),
+    # an option twice is refused, as a JSON record's key twice is (which value is meant?)
+    ("dealer=2 Dealer=3 / a / b / c / d / e", RecordError, "key 'dealer': option 'dealer' given twice"),
     ("S:K / S:Q / S:J / S:KX / -", CardError, "key 'hands[3]': unknown rank 'X'"),
     ("S:K / S:Q / S:J / S:C / KS", CardError, None),
 ])
