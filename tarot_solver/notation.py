@@ -177,6 +177,11 @@ def parse_deal(text: str) -> Dict[str, Any]:
             parsed.append(parse_hand(part))
         except TarotError as e:
             raise e.located(key=key)
+    sizes = {len(cards) for cards in parsed}
+    alike = VARIANTS.get(len(parts))
+    if alike is not None and sizes == {alike.hand_size}:  # (no deal has a dog the size of its hands)
+        raise RecordError(f"{len(parts)} hands of {alike.hand_size} cards and no dog: a deal is the hands and then"
+                          f" the dog, separated by '/' ({len(parts) + 1} parts at {len(parts)} players)", key="dog")
     fields["hands"], fields["dog"] = parsed[:n], parsed[n]
     return fields
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any, Dict, List
 
@@ -85,6 +86,18 @@ def test_deal_with_options(deal_obj: Dict[str, Any]) -> None:
     assert DealRecord(**fields) == DealRecord.from_json({k: v for k, v in deal_obj.items()
                                                          if k not in ("id", "bids")})
     assert format_deal(**fields) == text
+
+
+@pytest.mark.parametrize("name, players", [("deal.json", 4), ("five.json", 5)])
+def test_a_deal_without_its_dog_says_so(name: str, players: int) -> None:
+    # the hands alone, of 18 (15) cards: not read as a smaller table's deal whose count is off
+    record = DealRecord.from_json(json.loads((EXAMPLES / name).read_text(encoding="utf-8")))
+    hands = format_deal(record.hands, record.dog, dealer=record.dealer).split(" / ")[:-1]
+    with pytest.raises(RecordError) as info:
+        parse_deal(" / ".join(hands))
+    size = len(record.hands[0])
+    assert str(info.value).startswith(f"key 'dog': {players} hands of {size} cards and no dog")
+    assert f"({players + 1} parts at {players} players)" in str(info.value)
 
 
 def test_deal_options_may_share_the_first_part(deal_obj: Dict[str, Any]) -> None:
