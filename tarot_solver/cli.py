@@ -614,7 +614,12 @@ def _solve_row(r: Dict[str, Any]) -> str:
         value = f"margin between {_signed(lo)} and {_signed(hi)}, "
     else:
         value = ""
-    return f"{name}: {value}{verdict} ({r['nodes']:,} nodes, {r['seconds']:.2f} s)"
+    cards = ""
+    if r.get("cards"):  # (--all-cards: each card's margin, or its proven bounds)
+        cards = "; cards: " + ", ".join(
+            f"{tok} {_signed(m) if m is not None else _bounds_text(*r['cards_bounds'][tok])}"
+            for tok, m in r["cards"].items())
+    return f"{name}: {value}{verdict} ({r['nodes']:,} nodes, {r['seconds']:.2f} s){cards}"
 
 
 def _status_text(solver: Solver) -> str:

@@ -11,6 +11,8 @@ from click.testing import CliRunner
 
 from tarot_solver.cli import main
 
+from conftest import EXAMPLES
+
 
 def run(args: List[str]) -> Any:
     return CliRunner().invoke(main, args)
@@ -51,3 +53,20 @@ def test_discard_of_a_garde_sans_record_names_the_file(deal_obj: Dict[str, Any],
     # given as an option, the value is named by the option, not located in the file
     line = one_line_error(run(["discard", str(path), "--contract", "garde_sans", "--worlds", "1"]))
     assert line.startswith("tarot-solve: error: key '--contract': no discard in a garde_sans")
+
+
+def test_many_deals_all_cards_text_gives_the_cards(tmp_path: Any) -> None:
+    # --all-cards on a file of many deals, without --json: each line has the cards' values too
+    lines = (EXAMPLES / "endgames.jsonl").read_text(encoding="utf-8").splitlines()[:2]
+    path = tmp_path / "two.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    as_json = run(["solve", str(path), "--all-cards", "-j", "1", "--json"])
+    text = run(["solve", str(path), "--all-cards", "-j", "1"])
+    assert as_json.exit_code == text.exit_code == 0, text.output
+    rows = text.stdout.splitlines()
+    assert len(rows) == 2
+    for row, obj in zip(rows, map(json.loads, as_json.stdout.splitlines())):
+        assert obj["cards"] and all(m is not None for m in obj["cards"].values())
+        expected = ", ".join(f"{tok} {m:+.1f}" if m else f"{tok} 0.0" for tok, m in obj["cards"].items())
+        assert row.startswith(f"{obj['id']}: margin {obj['margin']:+.1f}, ")
+        assert row.endswith(f"; cards: {expected}")
