@@ -534,9 +534,12 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
             yield {"line": line, **_solve_json(record, r, made_only)}
 
     def count(result: Dict[str, Any]) -> None:
-        if "nodes" not in result or ("margin" in result) == made_only:
-            # (on --resume) a line of analyze, or of solve with and without --made-only
-            raise KeyError("not a line of this command")
+        # (on --resume) a line of analyze or table, or of solve with and without --made-only
+        if made_only and "margin" in result:
+            raise ValueError("a line of solve without --made-only")
+        for key in ("nodes", "made") if made_only else ("nodes", "margin"):
+            if key not in result:
+                raise KeyError(key)
         tally[VERDICTS[result["made"]]] += 1
 
     echo = (lambda r: _write_line(sys.stdout, r)) if as_json else (lambda r: click.echo(_solve_row(r)))

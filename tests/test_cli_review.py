@@ -70,3 +70,23 @@ def test_many_deals_all_cards_text_gives_the_cards(tmp_path: Any) -> None:
         expected = ", ".join(f"{tok} {m:+.1f}" if m else f"{tok} 0.0" for tok, m in obj["cards"].items())
         assert row.startswith(f"{obj['id']}: margin {obj['margin']:+.1f}, ")
         assert row.endswith(f"; cards: {expected}")
+
+
+def test_resume_says_why_a_line_is_not_solves(tmp_path: Any) -> None:
+    # --resume into lines another run wrote: the reason reads as one ("no key 'margin'"),
+    # not "no key 'not a line of this command'"
+    lines = (EXAMPLES / "endgames.jsonl").read_text(encoding="utf-8").splitlines()[:2]
+    deals = tmp_path / "two.jsonl"
+    deals.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    why = {}
+    for name, args in (("made_only", ["solve", "--made-only"]), ("margins", ["solve"]),
+                       ("table", ["table", "--nodes", "1000"])):
+        out = tmp_path / f"{name}.jsonl"
+        assert run([args[0], str(deals), *args[1:], "-j", "1", "-o", str(out)]).exit_code == 0
+        why[name] = out
+    for out, args, reason in ((why["made_only"], [], "no key 'margin'"),
+                              (why["table"], [], "no key 'margin'"),
+                              (why["margins"], ["--made-only"], "a line of solve without --made-only"),
+                              (why["table"], ["--made-only"], "no key 'made'")):
+        line = one_line_error(run(["solve", str(deals), *args, "-j", "1", "-o", str(out), "--resume"]))
+        assert line.endswith(f"line 1: not a line this command writes (with these options): {reason}"), line
