@@ -1071,8 +1071,10 @@ def bid_command(hand: Tuple[str, ...], seat: Optional[int], dealer: Optional[int
     _check_seats(players, seat=seat, dealer=dealer)
     prior = None
     if bids is not None:
-        # commas or spaces between bids: an empty one between two commas is refused
-        prior = re.split(r"\s*,\s*|\s+", bids.strip()) if bids.strip() else []
+        # commas or spaces between bids: an empty one between two commas is refused; 'garde sans'
+        # and 'garde contre' are one bid each, as a contract's name is read elsewhere
+        spelled_out = re.sub(r"(?i)\bgarde[\s_-]+(sans|contre)\b", r"garde_\1", bids.strip())
+        prior = re.split(r"\s*,\s*|\s+", spelled_out) if spelled_out else []
     if record is not None:
         seat = _record_seat(record, seat)
         cards = list(record.hands[seat])

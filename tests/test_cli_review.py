@@ -90,3 +90,15 @@ def test_resume_says_why_a_line_is_not_solves(tmp_path: Any) -> None:
                               (why["table"], ["--made-only"], "no key 'made'")):
         line = one_line_error(run(["solve", str(deals), *args, "-j", "1", "-o", str(out), "--resume"]))
         assert line.endswith(f"line 1: not a line this command writes (with these options): {reason}"), line
+
+
+@pytest.mark.parametrize("bids, expected", [("pass, Garde Sans", ["pass", "garde_sans"]),
+                                            ("pass garde  contre", ["pass", "garde_contre"]),
+                                            ("pass garde-sans", ["pass", "garde_sans"]),
+                                            ("pass garde", ["pass", "garde"])])
+def test_bids_spelled_as_contracts_are_read(bids: str, expected: List[str]) -> None:
+    # a contract's name is read alike in a record, --contract and --bids: 'garde sans' is one bid
+    result = run(["bid", str(EXAMPLES / "hand.txt"), "--seat", "2", "--bids", bids, "--worlds", "1",
+                  "--node-budget", "1000", "-j", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["bids"] == expected
