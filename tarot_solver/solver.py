@@ -573,6 +573,12 @@ class Solver:
                     raise
                 raise Interrupted((cards, moves, lo, hi, root_lo, root_hi), len(cards), len(moves)) from e
             core.undo()
+            # no card is worth more to the side on turn than the position, so the
+            # position's static bound on that side bounds every card too
+            if maximizing:
+                chi = min(chi, root_hi)
+            else:
+                clo = max(clo, root_lo)
             cards[card] = SolveResult(
                 margin=clo / 2 if clo == chi else None,
                 margin_bounds=(clo / 2, chi / 2),

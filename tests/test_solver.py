@@ -1901,6 +1901,35 @@ def test_a_position_built_wrong_is_refused_by_name(change: Any, error: Any, frag
             ask(Solver(16))
 
 
+def test_a_card_is_bounded_by_the_position_on_the_side_on_turn() -> None:
+    # no card is worth more to the side on turn than the position: under a limit each
+    # card's bounds keep within the position's static bound on that side, and hold its
+    # value; at a deal's first lead a card's own static bounds are far looser (-51 for
+    # every first lead of the example deal, whose own are -14 and +40)
+    from conftest import EXAMPLES
+    from tarot_solver.records import read_record
+
+    rng = random.Random(66)
+    positions = [read_record(EXAMPLES / "deal.json").state()] + [random_position(rng, 10) for _ in range(8)]
+    tightened = 0
+    for st in positions:
+        exact = Solver(16).solve(st, all_cards=True, pv=False) if st.tricks_done else None
+        lo, hi = Solver(1).solve(st, node_limit=0).margin_bounds
+        maximizing = st.camps[st.to_play]
+        for limit in (0, 500):
+            r = Solver(16).solve(st, all_cards=True, node_limit=limit, pv=False)
+            assert r.cards is not None
+            for card, value in r.cards.items():
+                clo, chi = value.margin_bounds
+                assert exact is None or clo <= exact.cards[card].margin <= chi
+                assert (chi <= hi) if maximizing else (clo >= lo)
+                child = st.copy()
+                child.play(card)
+                own = Solver(1).solve(child, node_limit=0).margin_bounds
+                tightened += (own[1] > hi) if maximizing else (own[0] < lo)
+    assert tightened > 20, tightened
+
+
 def test_all_cards_is_complete_only_when_every_card_is() -> None:
     # the position's bounds can meet before every card's value is proven (h13-trick9)
     state = _endgame(12)
