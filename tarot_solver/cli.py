@@ -935,7 +935,7 @@ _VIEW_OPTIONS: Dict[str, Optional[str]] = dict(
 
 
 @contextmanager
-def _named_as_options(record: Optional[DealRecord] = None, **options: Optional[str]) -> Iterator[None]:
+def _named_as_options(record: Optional[DealRecord] = None, /, **options: Optional[str]) -> Iterator[None]:
     """An error of the advice about a value given on the command line names the
     option (``bids`` as ``--bids``, ``played[3]`` as ``--played[3]``); keyword
     ``bids="--bids"`` maps the advice's key to its option, None where the option
