@@ -865,6 +865,8 @@ def _hand_input(words: Sequence[str], name: str = "HAND") -> Tuple[List[int], Op
     where) or ([], the record, {}), ``where`` locating an error in the hand
     (:meth:`TarotError.located`): the argument (``name``) or the file."""
     arg = " ".join(words)
+    if os.path.isdir(arg):  # (named as solve and table name it)
+        raise OSError(errno.EISDIR, os.strerror(errno.EISDIR), arg)
     if arg != "-" and not os.path.isfile(arg):
         try:
             return parse_hand(arg), None, {"key": name}

@@ -985,3 +985,10 @@ def test_bids_spelled_as_contracts_are_read(bids: str, expected: List[str]) -> N
                   "--node-budget", "1000", "-j", "1", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["bids"] == expected
+
+
+@pytest.mark.parametrize("command", ["bid", "discard", "play", "solve", "table"])
+def test_a_directory_as_input_is_named_so(command: str, tmp_path: Path) -> None:
+    # alike in every command (bid's said "neither a file nor a hand of cards")
+    line = _one_line_error(run([command, str(tmp_path)]))
+    assert line.endswith(f"{tmp_path}: Is a directory") or "is a directory" in line, line
