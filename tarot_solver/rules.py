@@ -456,6 +456,24 @@ def bidding_result(bids: Sequence[str], players: int = 4) -> Optional[Tuple[int,
     return best
 
 
+def _table_of(hands: Sequence[object]) -> Variant:
+    """The game of ``len(hands)`` players (:class:`RecordError` keyed ``hands`` if none)."""
+    if len(hands) not in VARIANTS:
+        raise RecordError(f"{len(hands)} hands: a table has 3, 4 or 5 players", key="hands")
+    return VARIANTS[len(hands)]
+
+
+def _check_partner(variant: Variant, taker: int, partner: Optional[int]) -> None:
+    """Refuse a called partner (:class:`RecordError` keyed ``partner``) where the game has
+    none, or who is no seat or the taker himself (None: the taker plays alone)."""
+    if partner is None:
+        return
+    if not variant.partner_share:
+        raise RecordError(f"no partner at {variant.players} players (only at five)", key="partner")
+    if check_seat(partner, "partner", variant.players) == taker:
+        raise RecordError(f"the partner must be another seat than the taker ({taker})", key="partner")
+
+
 def opening_state(
     hands: Sequence[int],
     dog: int,
@@ -472,18 +490,11 @@ def opening_state(
     taker's called partner at five players, None when he plays alone).  Raises
     :class:`RecordError` for a variant or a partner that does not fit the hands."""
     hands = list(hands)
-    n = len(hands)
     if variant is None:
-        if n not in VARIANTS:
-            raise RecordError(f"{n} hands: a table has 3, 4 or 5 players", key="hands")
-        variant = VARIANTS[n]
-    elif n != variant.players:
-        raise RecordError(f"{n} hands for the {variant.players}-player game", key="hands")
-    if partner is not None:
-        if not variant.partner_share:
-            raise RecordError(f"no partner at {n} players (only at five)", key="partner")
-        if check_seat(partner, "partner", n) == taker:
-            raise RecordError(f"the partner must be another seat than the taker ({taker})", key="partner")
+        variant = _table_of(hands)
+    elif len(hands) != variant.players:
+        raise RecordError(f"{len(hands)} hands for the {variant.players}-player game", key="hands")
+    _check_partner(variant, taker, partner)
     camps = variant.camps(taker, partner)
     state = PlayState(hands=hands, camps=camps, leader=leader, variant=variant)
     if contract.taker_takes_dog:
@@ -542,17 +553,11 @@ def midgame_state(
     """
     if isinstance(hands, str):
         raise TypeError("hands must be a sequence with one hand per seat, not a string")
-    n = len(hands)
-    if n not in VARIANTS:
-        raise RecordError(f"{n} hands: a table has 3, 4 or 5 players", key="hands")
-    variant = VARIANTS[n]
+    variant = _table_of(hands)
+    n = variant.players
     check_seat(taker, "taker", n)
     check_seat(leader, "leader", n)
-    if partner is not None:
-        if not variant.partner_share:
-            raise RecordError(f"no partner at {n} players (only at five)", key="partner")
-        if check_seat(partner, "partner", n) == taker:
-            raise RecordError(f"the partner must be another seat than the taker ({taker})", key="partner")
+    _check_partner(variant, taker, partner)
     masks = [_card_set(h, f"hands[{s}]") for s, h in enumerate(hands)]
     try:
         table = parse_cards(trick, name="trick")
