@@ -64,7 +64,7 @@ from . import rules
 from .cards import (EXCUSE_SUIT, OUDLERS, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king,
                     is_oudler, mask_of, suit_mask, suit_of)
 from .cards import CardsLike, parse_cards
-from .errors import Interrupted, RecordError, TarotError, duration, integer, spelled
+from .errors import RecordError, TarotError, duration, integer, keeping_partial, spelled
 from .notation import parse_hand
 from .handcount import contract_for, hand_count, simple_call, simple_discard
 from .parallel import chunks, map_ordered
@@ -432,7 +432,7 @@ def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int,
 
     results: Iterator[Tuple[List[List[Outcome]], float]] = map_ordered(
         _run_task, tasks, jobs=jobs, progress=progress, total=-(-worlds // worlds_per_task))
-    try:
+    with keeping_partial(advised, lambda: len(rows), worlds):
         try:
             for i, (batch, seconds) in enumerate(results):
                 rows.extend(batch)
@@ -444,10 +444,6 @@ def _run(constraints: Constraints, questions: Sequence[Question], *, taker: int,
             with warnings.catch_warnings():  # joblib warns that it cancels the tasks left
                 warnings.filterwarnings("ignore", message=".*have been cancelled", category=UserWarning)
                 results.close()  # type: ignore[attr-defined]
-    except KeyboardInterrupt as e:
-        if not rows:
-            raise
-        raise Interrupted(advised(), len(rows), worlds) from e
     return advised()
 
 

@@ -37,7 +37,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 from . import rules
 from .advice import Outcome, _narrowed, ask, ask_world, call_for, discard_candidates, margin_score
 from .cards import card_token, mask_of, tokens
-from .errors import Interrupted, RecordError, integer
+from .errors import RecordError, integer, keeping_partial
 from .parallel import Progress, map_ordered
 from .records import DealRecord
 from .solver import WORKER_TABLE_MB, _check_jobs, _check_limits, _check_table_mb, worker_solver
@@ -312,11 +312,7 @@ def dd_table(record: DealRecord, *, node_limit: Optional[int] = DEFAULT_NODES,
     _check_args(node_limit, seats, discards, table_mb, jobs)
     leader, tasks = _tasks(record, node_limit, table_mb, seats, discards)
     rows: List[Row] = []
-    try:
+    with keeping_partial(lambda: _table(record, leader, rows, node_limit, discards), lambda: len(rows), len(tasks)):
         for row in map_ordered(_row, tasks, jobs=jobs, scheduler=scheduler, progress=progress, total=len(tasks)):
             rows.append(row)
-    except KeyboardInterrupt as e:
-        if not rows:
-            raise
-        raise Interrupted(_table(record, leader, rows, node_limit, discards), len(rows), len(tasks)) from e
     return _table(record, leader, rows, node_limit, discards)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import numbers
-from typing import Any, Optional
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional
 
 
 class TarotError(ValueError):
@@ -96,6 +97,18 @@ class Interrupted(KeyboardInterrupt):
         self.partial = partial
         self.done = done
         self.total = total
+
+
+@contextmanager
+def keeping_partial(partial: Callable[[], Any], done: Callable[[], int], total: int) -> Iterator[None]:
+    """Turn a Ctrl-C inside the block into :class:`Interrupted` carrying ``partial()``
+    once ``done()`` units of ``total`` have finished; before any, it goes on as it came."""
+    try:
+        yield
+    except KeyboardInterrupt as e:
+        if not done():
+            raise
+        raise Interrupted(partial(), done(), total) from e
 
 
 class ExtensionMissingError(ImportError):

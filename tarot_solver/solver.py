@@ -28,7 +28,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 
 from . import _core
 from .cards import OUDLERS, card_token, shown_tokens
-from .errors import Interrupted, duration, integer
+from .errors import Interrupted, duration, integer, keeping_partial
 from .parallel import map_ordered
 from .proofsearch import LEAF_NODES, ProofSearch
 from .rules import PlayState
@@ -565,14 +565,11 @@ class Solver:
         for i, card in enumerate(moves):
             nodes, start = core.nodes, time.perf_counter()
             core.play(card)
-            try:
-                clo, chi = self._exact(budget.part(core, 1 / (len(moves) - i)))
-            except KeyboardInterrupt as e:
-                core.undo()
-                if not cards:
-                    raise
-                raise Interrupted((cards, moves, lo, hi, root_lo, root_hi), len(cards), len(moves)) from e
-            core.undo()
+            with keeping_partial(lambda: (cards, moves, lo, hi, root_lo, root_hi), lambda: len(cards), len(moves)):
+                try:
+                    clo, chi = self._exact(budget.part(core, 1 / (len(moves) - i)))
+                finally:
+                    core.undo()
             # no card is worth more to the side on turn than the position, so the
             # position's static bound on that side bounds every card too
             if maximizing:
