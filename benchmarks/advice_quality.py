@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import math
 import random
 import statistics
@@ -44,7 +45,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from tarot_solver import rules
-from tarot_solver.advice import Z95, Outcome, ask, bid_advice, discard_advice, margin_score, play_advice
+from tarot_solver.advice import Z95, Outcome, RunInfo, ask, bid_advice, discard_advice, margin_score, play_advice
 from tarot_solver.cards import cards_of, mask_of
 from tarot_solver.handcount import best_taker, contract_for, hand_count, simple_call, simple_discard
 from tarot_solver.parallel import map_ordered
@@ -97,18 +98,15 @@ def mean_ci(xs: Sequence[float]) -> Tuple[float, float, float]:
 # quality ---------------------------------------------------------------------------------------
 
 
-def _evaluate(job: Tuple[Deal, int, int]) -> List[Outcome]:
-    """The real deal's outcome for the three questions (fresh table each question)."""
-    deal, budget, margin_budget = job
-    solver = worker_solver(256)
+def _evaluate(job: Tuple[Deal, Contract, int, int, int, Tuple[float, float]]) -> Outcome:
+    """The real deal's outcome for one question (fresh table), within a bracket ``known``."""
+    deal, question, budget, margin_budget, table_mb, known = job
+    solver = worker_solver(table_mb)
     leader = (deal.dealer + 1) % VARIANT.players
-    out = []
-    for contract in FAMILIES:
-        discard = simple_discard(deal.hands[deal.seat] | deal.dog) if contract.taker_takes_dog else None
-        state = rules.opening_state(deal.hands, deal.dog, deal.seat, contract, leader, discard, VARIANT)
-        solver.clear()
-        out.append(ask(solver, state, budget, margin_budget))
-    return out
+    discard = simple_discard(deal.hands[deal.seat] | deal.dog) if question.taker_takes_dog else None
+    state = rules.opening_state(deal.hands, deal.dog, deal.seat, question, leader, discard, VARIANT)
+    solver.clear()
+    return ask(solver, state, budget, margin_budget, known)
 
 
 def real_score(outcomes: Dict[Contract, Outcome], contract: Optional[Contract]) -> Tuple[float, float, float]:
@@ -132,36 +130,137 @@ def difference(outcomes: Dict[Contract, Outcome], a: Optional[Contract],
     return pa - pb, la - hb, ha - lb
 
 
+@dataclass
+class Saved:
+    """A quality run kept in a JSON Lines file, so that it resumes and its undecided real
+    questions can be asked again with more nodes (``settle``).
+
+    Line 1 holds the run's parameters; then one line per deal's advice
+    (``{"deal", "advice", "hand_count", "run"}``) and one per real question asked
+    (``{"deal", "question", "budget", "margin_budget", "table_mb", "made", "low", "high",
+    "nodes"}``); a question asked again with more nodes supersedes its earlier lines.
+    """
+
+    path: Optional[Path]  # None: kept in memory only
+    params: Dict[str, int]
+    rows: Dict[int, Tuple[Optional[Contract], Optional[Contract], RunInfo]]
+    real: Dict[Tuple[int, Contract], Tuple[int, Outcome]]  # (budget, outcome)
+
+    @classmethod
+    def open(cls, path: Path, params: Optional[Dict[str, int]] = None) -> "Saved":
+        """Read ``path``; with ``params``, create it if absent and refuse one of another run."""
+        saved = cls(path, {}, {}, {})
+        if not path.exists():
+            if params is None:
+                raise SystemExit(f"{path}: no such file")
+            saved.params = params
+            saved._write({"params": params})
+            return saved
+        with path.open() as f:
+            for line in f:
+                saved._read(json.loads(line))
+        if params is not None and saved.params != params:
+            raise SystemExit(f"{path}: saved from another run ({saved.params}), not {params}")
+        return saved
+
+    def _read(self, obj: dict) -> None:
+        if "params" in obj:
+            self.params = obj["params"]
+        elif "advice" in obj:
+            contract = (lambda v: None if v is None else Contract(v))
+            self.rows[obj["deal"]] = (contract(obj["advice"]), contract(obj["hand_count"]), RunInfo(**obj["run"]))
+        else:
+            key = (obj["deal"], Contract(obj["question"]))
+            outcome = Outcome(obj["made"], obj["low"], obj["high"], obj["nodes"])
+            if key not in self.real or self.real[key][0] <= obj["budget"]:
+                self.real[key] = (obj["budget"], outcome)
+
+    def _write(self, obj: dict) -> None:
+        if self.path is not None:
+            with self.path.open("a") as f:
+                f.write(json.dumps(obj) + "\n")
+        self._read(obj)
+
+    def add_advice(self, deal: int, advice: Optional[Contract], count: Optional[Contract], run: RunInfo) -> None:
+        self._write({"deal": deal, "advice": advice and advice.value, "hand_count": count and count.value,
+                     "run": dataclasses.asdict(run)})
+
+    def add_real(self, deal: int, question: Contract, budget: int, margin_budget: int, table_mb: int,
+                 o: Outcome) -> None:
+        self._write({"deal": deal, "question": question.value, "budget": budget, "margin_budget": margin_budget,
+                     "table_mb": table_mb, "made": o.made, "low": o.low, "high": o.high, "nodes": o.nodes})
+
+
+def _ask_real(saved: Saved, jobs: List[Tuple[Deal, Contract, int, int, int, Tuple[float, float]]],
+              n_jobs: int, t0: float) -> None:
+    """Ask the real questions of ``jobs`` in parallel, each saved as it comes."""
+    for k, (job, o) in enumerate(zip(jobs, map_ordered(_evaluate, jobs, jobs=n_jobs, progress=None))):
+        deal, question, budget, margin_budget, table_mb, _ = job
+        saved.add_real(deal.index, question, budget, margin_budget, table_mb, o)
+        print(f"\rreal question {k + 1}/{len(jobs)} {time.monotonic() - t0:.0f}s", end="", file=sys.stderr)
+    print(file=sys.stderr)
+
+
 def quality(args: argparse.Namespace) -> None:
     chosen = deals(args.deals, args.seed)
-    rows = []
+    params = {k: getattr(args, k) for k in ("deals", "worlds", "node_budget", "margin_budget", "eval_budget",
+                                             "eval_margin_budget", "seed")}
+    saved = Saved.open(Path(args.save), params) if args.save else Saved(None, params, {}, {})
     t0 = time.monotonic()
     for d in chosen:
+        if d.index in saved.rows:
+            continue
         res = bid_advice(cards_of(d.hands[d.seat]), seat=d.seat, dealer=d.dealer, worlds=args.worlds,
                          seed=args.seed + d.index, jobs=args.jobs, node_budget=args.node_budget,
                          margin_budget=args.margin_budget, progress=None)
-        rows.append((res.recommendation, contract_for(hand_count(d.hands[d.seat])), res.run))
+        saved.add_advice(d.index, res.recommendation, contract_for(hand_count(d.hands[d.seat])), res.run)
         print(f"\rdeal {d.index + 1}/{len(chosen)} advice {time.monotonic() - t0:.0f}s", end="", file=sys.stderr)
     print(file=sys.stderr)
-    jobs = [(d, args.eval_budget, args.eval_margin_budget) for d in chosen]
-    real = []
-    for o in map_ordered(_evaluate, jobs, jobs=args.jobs, progress=None):
-        real.append(dict(zip(FAMILIES, o)))
-        print(f"\rreal deal {len(real)}/{len(jobs)} {time.monotonic() - t0:.0f}s", end="", file=sys.stderr)
-    print(file=sys.stderr)
-    report_quality(args, chosen, rows, real, time.monotonic() - t0)
+    jobs = [(d, q, args.eval_budget, args.eval_margin_budget, 256, (-math.inf, math.inf))
+            for d in chosen for q in FAMILIES if (d.index, q) not in saved.real]
+    _ask_real(saved, jobs, args.jobs, t0)
+    report_quality(saved, time.monotonic() - t0, args.jobs)
 
 
-def report_quality(args: argparse.Namespace, chosen: List[Deal], rows: list, real: List[Dict[Contract, Outcome]],
-                   seconds: float) -> None:
-    n = len(chosen)
+def settle(args: argparse.Namespace) -> None:
+    """Ask again, with more nodes, the undecided real questions a policy's bid depends on."""
+    saved = Saved.open(Path(args.file))
+    p = saved.params
+    chosen = deals(p["deals"], p["seed"])
+    if len(saved.rows) < len(chosen) or len(saved.real) < len(chosen) * len(FAMILIES):
+        raise SystemExit(f"{args.file}: the quality run is not finished; run quality --save {args.file} again")
+    jobs = []
+    for d in chosen:
+        for q in FAMILIES:
+            budget, o = saved.real[d.index, q]
+            bids = {family(c) for c in saved.rows[d.index][:2] if c is not None}
+            if q in bids and o.made is None and budget < args.eval_budget:
+                jobs.append((d, q, args.eval_budget, args.eval_margin_budget, args.table_mb, (o.low, o.high)))
+    print(f"{len(jobs)} undecided questions to ask with {args.eval_budget:,} nodes", file=sys.stderr)
+    t0 = time.monotonic()
+    _ask_real(saved, jobs, args.jobs, t0)
+    report_quality(saved, time.monotonic() - t0, args.jobs)
+
+
+def report(args: argparse.Namespace) -> None:
+    report_quality(Saved.open(Path(args.file)), None, None)
+
+
+def report_quality(saved: Saved, seconds: Optional[float], jobs: Optional[int]) -> None:
+    p = saved.params
+    n = p["deals"]
+    rows = [saved.rows[i] for i in range(n)]
+    real = [{q: saved.real[i, q][1] for q in FAMILIES} for i in range(n)]
+    budgets = sorted({budget for budget, _ in saved.real.values()})
     print("## Advice quality: Monte Carlo bid advice vs the hand count\n")
-    print(f"`python benchmarks/advice_quality.py quality --deals {n} --worlds {args.worlds} --node-budget"
-          f" {args.node_budget} --margin-budget {args.margin_budget} --eval-budget {args.eval_budget}"
-          f" --eval-margin-budget {args.eval_margin_budget} --seed {args.seed} -j {args.jobs}`"
-          f" ({time.strftime('%Y-%m-%d')}, {seconds / 60:.0f} min)\n")
+    print(f"`python benchmarks/advice_quality.py quality --deals {n} --worlds {p['worlds']} --node-budget"
+          f" {p['node_budget']} --margin-budget {p['margin_budget']} --eval-budget {p['eval_budget']}"
+          f" --eval-margin-budget {p['eval_margin_budget']} --seed {p['seed']}"
+          + (f" -j {jobs}`" if jobs is not None else "`")
+          + (f" ({time.strftime('%Y-%m-%d')}, {seconds / 60:.0f} min)" if seconds is not None else "")
+          + f"; real questions asked with {', '.join(f'{b:,}' for b in budgets)} nodes\n")
     undecided_real = {c.value: sum(1 for r in real if r[c].made is None) for c in FAMILIES}
-    print("Real deals left undecided at the evaluation budget, by question: "
+    print("Real questions left undecided at the largest budget each was asked with: "
           + ", ".join(f"{k} {v}/{n}" for k, v in undecided_real.items()) + ".")
     worlds = sum(r[2].worlds for r in rows)
     und = sum(r[2].undecided_worlds for r in rows)
@@ -369,6 +468,15 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     q.add_argument("--eval-margin-budget", type=int, default=10_000_000)
     q.add_argument("--seed", type=int, default=SEED)
     q.add_argument("-j", "--jobs", type=int, default=0)
+    q.add_argument("--save", metavar="FILE", help="keep the run in FILE (JSON Lines); a run saved there resumes")
+    st = sub.add_parser("settle", help="ask a saved run's undecided real questions again with more nodes")
+    st.add_argument("file")
+    st.add_argument("--eval-budget", type=int, default=1_000_000_000)
+    st.add_argument("--eval-margin-budget", type=int, default=100_000_000)
+    st.add_argument("--table-mb", type=int, default=1024)
+    st.add_argument("-j", "--jobs", type=int, default=0)
+    rp = sub.add_parser("report", help="the report of a saved run")
+    rp.add_argument("file")
     e = sub.add_parser("estimator")
     e.add_argument("--positions", type=int, default=60)
     e.add_argument("--tricks-left", type=int, default=8)
@@ -391,7 +499,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     pl.add_argument("-j", "--jobs", type=int, default=0)
     pl.add_argument("--players", type=int, choices=[3, 4, 5], default=4)
     args = parser.parse_args(argv)
-    {"quality": quality, "estimator": estimator, "timing": timing, "play": play}[args.command](args)
+    {"quality": quality, "settle": settle, "report": report, "estimator": estimator, "timing": timing, "play": play}[args.command](args)
 
 
 if __name__ == "__main__":
