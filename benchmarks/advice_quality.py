@@ -429,8 +429,10 @@ def play(args: argparse.Namespace) -> None:
             costs = None
             if truth.complete and truth.cards is not None:
                 sign = 1 if res.taker_camp else -1
-                best = max(sign * r.margin for r in truth.cards.values())
-                costs = {c: best - sign * r.margin for c, r in truth.cards.items()}
+                # a complete all-cards solve has every card's exact margin
+                margins = {c: sign * r.margin for c, r in truth.cards.items() if r.margin is not None}
+                best = max(margins.values())
+                costs = {c: best - m for c, m in margins.items()}
             rows.append((left, res, costs))
             print(f"{left} left, deal {d.index}: {res.run.seconds:.1f} s, {len(res.choices)} classes,"
                   f" {res.run.undecided_worlds} undecided worlds"
