@@ -98,7 +98,11 @@ def mean_ci(xs: Sequence[float]) -> Tuple[float, float, float]:
 # quality ---------------------------------------------------------------------------------------
 
 
-def _evaluate(job: Tuple[Deal, Contract, int, int, int, Tuple[float, float]]) -> Outcome:
+#: one real question: the deal, the question, make/fail and margin budgets, table MiB, bracket known
+RealJob = Tuple[Deal, Contract, int, int, int, Tuple[float, float]]
+
+
+def _evaluate(job: RealJob) -> Outcome:
     """The real deal's outcome for one question (fresh table), within a bracket ``known``."""
     deal, question, budget, margin_budget, table_mb, known = job
     solver = worker_solver(table_mb)
@@ -191,8 +195,7 @@ class Saved:
                      "table_mb": table_mb, "made": o.made, "low": o.low, "high": o.high, "nodes": o.nodes})
 
 
-def _ask_real(saved: Saved, jobs: List[Tuple[Deal, Contract, int, int, int, Tuple[float, float]]],
-              n_jobs: int, t0: float) -> None:
+def _ask_real(saved: Saved, jobs: List[RealJob], n_jobs: int, t0: float) -> None:
     """Ask the real questions of ``jobs`` in parallel, each saved as it comes."""
     for k, (job, o) in enumerate(zip(jobs, map_ordered(_evaluate, jobs, jobs=n_jobs, progress=None))):
         deal, question, budget, margin_budget, table_mb, _ = job
@@ -223,20 +226,25 @@ def quality(args: argparse.Namespace) -> None:
 
 
 def settle(args: argparse.Namespace) -> None:
-    """Ask again, with more nodes, the undecided real questions a policy's bid depends on."""
+    """Ask again, with more nodes, the real questions a policy's bid depends on that are
+    undecided, then those decided whose margin is only bracketed."""
     saved = Saved.open(Path(args.file))
     p = saved.params
     chosen = deals(p["deals"], p["seed"])
     if len(saved.rows) < len(chosen) or len(saved.real) < len(chosen) * len(FAMILIES):
         raise SystemExit(f"{args.file}: the quality run is not finished; run quality --save {args.file} again")
-    jobs = []
+    undecided: List[RealJob] = []
+    bracketed: List[RealJob] = []
     for d in chosen:
         for q in FAMILIES:
             budget, o = saved.real[d.index, q]
             bids = {family(c) for c in saved.rows[d.index][:2] if c is not None}
-            if q in bids and o.made is None and budget < args.eval_budget:
-                jobs.append((d, q, args.eval_budget, args.eval_margin_budget, args.table_mb, (o.low, o.high)))
-    print(f"{len(jobs)} undecided questions to ask with {args.eval_budget:,} nodes", file=sys.stderr)
+            if q in bids and o.low < o.high and budget < args.eval_budget:
+                job = (d, q, args.eval_budget, args.eval_margin_budget, args.table_mb, (o.low, o.high))
+                (undecided if o.made is None else bracketed).append(job)
+    jobs = undecided + bracketed
+    print(f"{len(undecided)} undecided questions and {len(bracketed)} decided with their margin bracketed,"
+          f" to ask with {args.eval_budget:,} nodes", file=sys.stderr)
     t0 = time.monotonic()
     _ask_real(saved, jobs, args.jobs, t0)
     report_quality(saved, time.monotonic() - t0, args.jobs)
@@ -471,7 +479,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     q.add_argument("--seed", type=int, default=SEED)
     q.add_argument("-j", "--jobs", type=int, default=0)
     q.add_argument("--save", metavar="FILE", help="keep the run in FILE (JSON Lines); a run saved there resumes")
-    st = sub.add_parser("settle", help="ask a saved run's undecided real questions again with more nodes")
+    st = sub.add_parser("settle", help="ask a saved run's unsettled real questions again with more nodes")
     st.add_argument("file")
     st.add_argument("--eval-budget", type=int, default=1_000_000_000)
     st.add_argument("--eval-margin-budget", type=int, default=100_000_000)
