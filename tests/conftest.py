@@ -12,7 +12,7 @@ import json
 import signal
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Tuple
 
 import pytest
 from hypothesis import settings
@@ -34,6 +34,15 @@ def default_sigint() -> None:
     """For a child process: Ctrl-C's default disposition, even when the test run
     was started in the background (which makes it inherit an ignored SIGINT)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture
+def python_sigint() -> Iterator[None]:
+    """Python's own Ctrl-C handler while a test runs (a runner started in the
+    background may have left SIGINT ignored)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
 def ctrl_c_at_call(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, k: int) -> None:

@@ -505,8 +505,8 @@ def test_interrupt_leaves_whole_lines_and_resume_completes(small_history: Path, 
     assert out.read_text(encoding="utf-8") == reference.stdout
 
 
-def test_a_ctrl_c_just_after_a_line_counts_it(small_history: Path, tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_ctrl_c_just_after_a_line_counts_it(small_history: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             python_sigint: None) -> None:
     # the signal comes as the second line is out: the message counts it (it once came
     # between the write and the count, which then said one game too few)
     from tarot_solver import cli

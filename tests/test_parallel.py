@@ -22,13 +22,7 @@ from tarot_solver.parallel import _check_workers, _quiet_cancelled_dispatch, _wo
 from conftest import default_sigint
 
 
-@pytest.fixture(autouse=True)
-def python_sigint() -> Iterator[None]:
-    """Python's own Ctrl-C handler while a test runs (a runner started in the
-    background may have left SIGINT ignored)."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
+pytestmark = pytest.mark.usefixtures("python_sigint")
 
 
 def _sigint_handling(_: int) -> Tuple[bool, bool]:
