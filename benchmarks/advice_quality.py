@@ -222,7 +222,7 @@ def quality(args: argparse.Namespace) -> None:
     jobs = [(d, q, args.eval_budget, args.eval_margin_budget, 256, (-math.inf, math.inf))
             for d in chosen for q in FAMILIES if (d.index, q) not in saved.real]
     _ask_real(saved, jobs, args.jobs, t0)
-    report_quality(saved, time.monotonic() - t0, args.jobs)
+    report_quality(saved, f" -j {args.jobs}` ({time.strftime('%Y-%m-%d')}, {(time.monotonic() - t0) / 60:.0f} min)")
 
 
 def settle(args: argparse.Namespace) -> None:
@@ -247,14 +247,17 @@ def settle(args: argparse.Namespace) -> None:
           f" to ask with {args.eval_budget:,} nodes", file=sys.stderr)
     t0 = time.monotonic()
     _ask_real(saved, jobs, args.jobs, t0)
-    report_quality(saved, time.monotonic() - t0, args.jobs)
+    report_quality(saved, f"`; then `settle {args.file} --eval-budget {args.eval_budget} --eval-margin-budget"
+                          f" {args.eval_margin_budget} --table-mb {args.table_mb} -j {args.jobs}`"
+                          f" ({time.strftime('%Y-%m-%d')}, {(time.monotonic() - t0) / 60:.0f} min)")
 
 
 def report(args: argparse.Namespace) -> None:
-    report_quality(Saved.open(Path(args.file)), None, None)
+    report_quality(Saved.open(Path(args.file)), "`")
 
 
-def report_quality(saved: Saved, seconds: Optional[float], jobs: Optional[int]) -> None:
+def report_quality(saved: Saved, how: str) -> None:
+    """The report of a saved run; ``how`` ends its command line (the run's options, and when)."""
     p = saved.params
     n = p["deals"]
     rows = [saved.rows[i] for i in range(n)]
@@ -263,10 +266,7 @@ def report_quality(saved: Saved, seconds: Optional[float], jobs: Optional[int]) 
     print("## Advice quality: Monte Carlo bid advice vs the hand count\n")
     print(f"`python benchmarks/advice_quality.py quality --deals {n} --worlds {p['worlds']} --node-budget"
           f" {p['node_budget']} --margin-budget {p['margin_budget']} --eval-budget {p['eval_budget']}"
-          f" --eval-margin-budget {p['eval_margin_budget']} --seed {p['seed']}"
-          + (f" -j {jobs}`" if jobs is not None else "`")
-          + (f" ({time.strftime('%Y-%m-%d')}, {seconds / 60:.0f} min)" if seconds is not None else "")
-          + f"; real questions asked with {', '.join(f'{b:,}' for b in budgets)} nodes\n")
+          f" --eval-margin-budget {p['eval_margin_budget']} --seed {p['seed']}{how}; real questions asked with {', '.join(f'{b:,}' for b in budgets)} nodes\n")
     undecided_real = {c.value: sum(1 for r in real if r[c].made is None) for c in FAMILIES}
     print("Real questions left undecided at the largest budget each was asked with: "
           + ", ".join(f"{k} {v}/{n}" for k, v in undecided_real.items()) + ".")
