@@ -1,6 +1,8 @@
 """Quality and cost of the Monte Carlo advice (issue 4).
 
-    python benchmarks/advice_quality.py quality [--deals 200] [--worlds 100] [--eval-budget N]
+    python benchmarks/advice_quality.py quality [--deals 200] [--worlds 100] [--eval-budget N] [--save FILE]
+    python benchmarks/advice_quality.py settle FILE [--eval-budget 1000000000] [--table-mb 1024]
+    python benchmarks/advice_quality.py report FILE
     python benchmarks/advice_quality.py estimator [--positions 60] [--tricks-left 8] [--budgets ...]
     python benchmarks/advice_quality.py timing [--hands 10] [--worlds 100]
     python benchmarks/advice_quality.py play [--positions 20] [--tricks-left 14,10,6] [--worlds 100]
@@ -13,7 +15,9 @@ budget than the advice's.  A real deal the solver cannot decide is scored as the
 advice scores an undecided world (0, made or failed by a hair at even odds), and its
 whole bracket goes into the reported bounds.  Reports the mean score per deal (the
 taker's 3U, no bonuses) with 95 % intervals, the paired difference between the two
-policies, and how often the contracts bid are made.
+policies, and how often the contracts bid are made.  With ``--save`` the run is kept in a
+JSON Lines file and resumes from it; ``settle`` asks that file's open real questions again
+with more nodes, and ``report`` prints its report (:class:`Saved`).
 
 ``estimator``: how far the advice's score estimate (midpoint of the proven margin
 bracket; 0 for an undecided question) strays from the exact double-dummy score, on
