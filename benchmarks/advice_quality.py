@@ -270,7 +270,8 @@ def report_quality(saved: Saved, how: str) -> None:
     print("## Advice quality: Monte Carlo bid advice vs the hand count\n")
     print(f"`python benchmarks/advice_quality.py quality --deals {n} --worlds {p['worlds']} --node-budget"
           f" {p['node_budget']} --margin-budget {p['margin_budget']} --eval-budget {p['eval_budget']}"
-          f" --eval-margin-budget {p['eval_margin_budget']} --seed {p['seed']}{how}; real questions asked with {', '.join(f'{b:,}' for b in budgets)} nodes\n")
+          f" --eval-margin-budget {p['eval_margin_budget']} --seed {p['seed']}{how}; real questions asked with"
+          f" {', '.join(f'{b:,}' for b in budgets)} nodes\n")
     undecided_real = {c.value: sum(1 for r in real if r[c].made is None) for c in FAMILIES}
     print("Real questions left undecided at the largest budget each was asked with: "
           + ", ".join(f"{k} {v}/{n}" for k, v in undecided_real.items()) + ".")
