@@ -514,7 +514,9 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     pl.add_argument("-j", "--jobs", type=int, default=0)
     pl.add_argument("--players", type=int, choices=[3, 4, 5], default=4)
     args = parser.parse_args(argv)
-    {"quality": quality, "settle": settle, "report": report, "estimator": estimator, "timing": timing, "play": play}[args.command](args)
+    commands = {"quality": quality, "settle": settle, "report": report, "estimator": estimator, "timing": timing,
+                "play": play}
+    commands[args.command](args)
 
 
 if __name__ == "__main__":
