@@ -240,9 +240,9 @@ def settle(args: argparse.Namespace) -> None:
     undecided: List[RealJob] = []
     bracketed: List[RealJob] = []
     for d in chosen:
+        bids = {family(c) for c in saved.rows[d.index][:2] if c is not None}
         for q in FAMILIES:
             budget, o = saved.real[d.index, q]
-            bids = {family(c) for c in saved.rows[d.index][:2] if c is not None}
             if q in bids and o.low < o.high and budget < args.eval_budget:
                 job = (d, q, args.eval_budget, args.eval_margin_budget, args.table_mb, (o.low, o.high))
                 (undecided if o.made is None else bracketed).append(job)
