@@ -2,6 +2,8 @@
 
 from typing import List, Optional, Sequence, Tuple
 
+from typing_extensions import disjoint_base
+
 MAX_TABLE_BYTES: int
 #: what this build targets: ``portable``, ``x86-64-v3``, an ``-march`` target, or ``debug``
 BUILD: str
@@ -10,11 +12,13 @@ SOURCE: str
 
 def cpu_has_x86_64_v3() -> bool: ...
 
+@disjoint_base  # a Cython extension type: no class derives from it and another such base
 class Core:
     """One search engine: a position, a transposition table and counters.  Not
     thread-safe: its searches release the GIL (``Solver`` serialises its requests)."""
 
-    def __init__(self, table_bytes: int = ...) -> None: ...
+    # (its argument goes to Cython's __cinit__, through the type's __new__; __init__ is object's)
+    def __new__(cls, table_bytes: int = ...) -> "Core": ...
     @property
     def table_bytes(self) -> int: ...
     @property

@@ -30,7 +30,7 @@ def _stub() -> Tuple[Dict[str, Member], set]:
     core = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Core")
     members: Dict[str, Member] = {}
     for f in core.body:
-        if isinstance(f, ast.FunctionDef) and f.name != "__init__":
+        if isinstance(f, ast.FunctionDef) and not f.name.startswith("__"):  # (__new__: the constructor)
             prop = any(isinstance(d, ast.Name) and d.id == "property" for d in f.decorator_list)
             members[f.name] = ("property" if prop else "method", tuple(a.arg for a in f.args.args),
                                len(f.args.defaults))
