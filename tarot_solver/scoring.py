@@ -72,10 +72,11 @@ class ScoreResult:
         return out
 
 
-def _check_int(value: object, name: str, low: int, high: int) -> None:
-    """Raise a :class:`RecordError` naming ``value`` unless it is an int in ``low..high``."""
+def _check_int(value: object, name: str, low: int, high: int, key: Optional[str] = None) -> None:
+    """Raise a :class:`RecordError` naming ``value`` (keyed ``key``, the argument) unless it
+    is an int in ``low..high``."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RecordError(f"{name} '{value}' is not an integer in {low}..{high}", token=str(value))
+        raise RecordError(f"{name} '{value}' is not an integer in {low}..{high}", key=key, token=str(value))
 
 
 def margin_points(taker_half_points: int, oudlers: int, variant: Variant = FOUR_PLAYERS) -> int:
@@ -85,8 +86,8 @@ def margin_points(taker_half_points: int, oudlers: int, variant: Variant = FOUR_
     up (the half point goes to the camp that wins the contract): 40.5 points with
     two oudlers fails by 1, 41.5 makes by 1, exactly 41 makes by 0.
     """
-    _check_int(taker_half_points, "taker half-points", 0, TOTAL_HALF_POINTS)
-    _check_int(oudlers, "oudlers", 0, len(OUDLERS))
+    _check_int(taker_half_points, "taker half-points", 0, TOTAL_HALF_POINTS, key="taker_half_points")
+    _check_int(oudlers, "oudlers", 0, len(OUDLERS), key="oudlers")
     m = taker_half_points - variant.target_half_points(oudlers)
     whole = (abs(m) + 1) // 2
     return whole if m >= 0 else -whole
@@ -133,20 +134,23 @@ def score(
     if partner and not variant.partner_share:
         raise RecordError(f"no called partner at {variant.players} players", key="partner")
     if isinstance(contract, str):
-        contract = Contract.parse(contract)
+        try:
+            contract = Contract.parse(contract)
+        except RecordError as e:
+            raise e.located(key="contract") from None
     elif not isinstance(contract, Contract):
-        raise RecordError(f"unknown contract '{contract}'", token=str(contract))
+        raise RecordError(f"unknown contract '{contract}'", key="contract", token=str(contract))
     if petit_au_bout is not None and not isinstance(petit_au_bout, bool):
         raise RecordError(f"petit au bout '{petit_au_bout}' must be True, False or None",
-                          token=str(petit_au_bout))
+                          key="petit_au_bout", token=str(petit_au_bout))
     if isinstance(poignees, str) or not isinstance(poignees, Sequence):
         raise RecordError(f"poignées '{poignees}' must be a list of levels (0 simple, 1 double, 2 triple)",
-                          token=str(poignees))
+                          key="poignees", token=str(poignees))
     for level in poignees:
-        _check_int(level, "poignée level", 0, len(POIGNEE_POINTS) - 1)
+        _check_int(level, "poignée level", 0, len(POIGNEE_POINTS) - 1, key="poignees")
     if slam is not None and slam not in SLAM_OUTCOMES:
         raise RecordError(f"unknown slam outcome '{slam}' (expected {', '.join(SLAM_OUTCOMES)})",
-                          token=str(slam))
+                          key="slam", token=str(slam))
     margin = margin_points(taker_half_points, oudlers, variant)
     check_possible(contract, taker_half_points, oudlers, petit_au_bout=petit_au_bout, poignees=poignees,
                    slam=slam, variant=variant, partner=partner)

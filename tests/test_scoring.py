@@ -278,6 +278,25 @@ def test_what_no_deal_ends_in_is_refused(args, kwargs, key, fragment):
     assert e.value.key == key
 
 
+@pytest.mark.parametrize("args, kwargs, key", [
+    (("garde", 300, 2), {}, "taker_half_points"),       # beyond the deck's 182 half-points
+    (("garde", 98.0, 2), {}, "taker_half_points"),
+    (("garde", 98, 4), {}, "oudlers"),
+    (("gardé", 98, 2), {}, "contract"),
+    ((None, 98, 2), {}, "contract"),
+    (("garde", 98, 2), {"petit_au_bout": "attack"}, "petit_au_bout"),
+    (("garde", 98, 2), {"poignees": "simple"}, "poignees"),
+    (("garde", 98, 2), {"poignees": [3]}, "poignees"),
+    (("garde", 98, 2), {"slam": "made"}, "slam"),
+])
+def test_a_bad_argument_is_keyed_by_its_name(args, kwargs, key):
+    # docs/formats.md: score() refuses with a RecordError keyed by its argument, as
+    # check_possible's refusals are (docs/api.md: errors carry the key where known)
+    with pytest.raises(RecordError) as e:
+        score(*args, **kwargs)
+    assert e.value.key == key
+
+
 def test_the_variant_must_be_a_variant():
     with pytest.raises(TypeError, match="variant must be a Variant"):
         score("garde", 98, 2, variant=3)
