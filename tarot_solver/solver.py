@@ -360,9 +360,9 @@ class Solver:
 
     @property
     def table_used_bytes(self) -> int:
-        """The table's memory in use: it starts at a few MiB, doubles whenever a
-        search fills half of it, up to :attr:`table_bytes`, and shrinks back
-        when cleared."""
+        """The table's memory in use: it starts at 8 to 16 MiB (the whole table
+        where that is smaller), doubles whenever a search fills half of it, up
+        to :attr:`table_bytes`, and shrinks back when cleared."""
         return self._core.table_used_bytes
 
     @property
