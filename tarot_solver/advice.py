@@ -851,6 +851,8 @@ def view_of(seat: int, hand: CardsLike, *, taker: int, contract: Union[Contract,
         if shower != seat and shower not in before:
             raise RecordError(f"seat {shower} has played no card yet: his poignée is not shown (it is, just before"
                               " his first card)", key=f"poignees[{i}]", token=str(shower))
+        if any(other == shower for other, _ in shown):  # as a record refuses it
+            raise RecordError(f"seat {shower} shows a second poignée", key=f"poignees[{i}]", token=str(shower))
         try:
             rules.poignee_level(playing if shower == seat else mask_of(cards), cards, variant)
         except RecordError as e:

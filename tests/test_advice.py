@@ -750,6 +750,9 @@ DOG = ["--dog", "9H JC T6 T8 T11 T20"]
     # a poignée is shown just before its holder's first card: not before
     (DOG + ["--poignee", "2", "T1 T2 T3 T5 T7 T9 T10 T13 T14 T15"],
      ("key '--poignee[0]'", "seat 2 has played no card yet: his poignée is not shown")),
+    # a seat shows one poignée at most, as in a record
+    (DOG + ["--played", "KD 2D T6 8D"] + ["--poignee", "0", "T1 T2 T3 T5 T7 T9 T10 T13 T14 T15"] * 2,
+     ("key '--poignee[1]'", "seat 0 shows a second poignée")),
 ])
 def test_play_view_errors_name_the_key_and_the_card(args: List[str], fragments: Any) -> None:
     assert_one_line_error(invoke(["play", *DEFENDER_3, *args] + CLI_FAST), *fragments)
