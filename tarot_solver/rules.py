@@ -595,6 +595,15 @@ def midgame_state(
                               token=card_token(c))
         if c in where:
             raise RecordError(f"'{card_token(c)}' is still in {where[c]}", key="taker_oudlers", token=card_token(c))
+    # a camp holding an oudler gone has its points: 4.5, or 4 for the Excuse kept before the last trick
+    for camp_holds, camp_hp, whose in ((True, taker_hp, "the taker's camp"),
+                                       (False, gone_hp - taker_hp, "the defence")):
+        oudlers = [c for c in OUDLERS if c not in where and bool(held >> c & 1) == camp_holds]
+        least = sum(8 if c == EXCUSE else HALF_POINTS[c] for c in oudlers)
+        if camp_hp < least:
+            raise RecordError(f"taker_hp {taker_hp} leaves {whose} {camp_hp} half-points, but it holds"
+                              f" {' '.join(card_token(c) for c in oudlers)}, worth {least} at least",
+                              key="taker_hp", token=str(taker_hp))
     taker_tricks = integer("taker_tricks", taker_tricks)
     if not 0 <= taker_tricks <= done:
         raise RecordError(f"taker_tricks {taker_tricks}: {done} tricks have been played", key="taker_tricks",

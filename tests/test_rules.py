@@ -654,6 +654,16 @@ def test_midgame_state_takes_tokens_and_the_tricks_won_decide_the_excuse_led_las
         assert state.taker_hp == 100 + taker_gain
 
 
+def test_midgame_state_takes_the_least_points_the_oudlers_held_are_worth() -> None:
+    # seat 0 holds EX; T1 and T21 are gone: 170 half-points, 9 of them the defence's T21 at least
+    for taker_hp in (9, 161):
+        state = midgame_state(["EX", "2S", "3S", "4S"], 0, 0, taker_hp=taker_hp, taker_oudlers="T1", taker_tricks=3)
+        assert (state.taker_hp, state.defence_hp) == (taker_hp, 170 - taker_hp)
+    # the Excuse kept before the last trick is worth 4 to its camp
+    state = midgame_state(["T1", "2S", "3S", "4S"], 0, 0, taker_hp=8, taker_oudlers="EX", taker_tricks=0)
+    assert state.oudler_camp[EXCUSE] is True
+
+
 def test_midgame_state_takes_card_sets_and_a_trick_in_progress() -> None:
     state = midgame_state(["KS 7S", "2S 3H", "4S 5H", mask_of(parse_cards("QS"))], 0, 3, trick=["10S"],
                           taker_hp=120, taker_oudlers=["T21"], taker_tricks=10)
@@ -700,6 +710,13 @@ def test_midgame_state_takes_hands_in_the_hand_notation() -> None:
      " cards gone"),
     ({"taker_hp": -1}, RecordError, "taker_hp -1"),
     ({"taker_hp": 1.5}, TypeError, "taker_hp must be an integer, not 1.5"),
+    # a camp holding an oudler gone has won its points (the Excuse, kept before the last trick: 4)
+    ({"taker_hp": 17, "taker_oudlers": "T1 T21"}, RecordError,
+     "key 'taker_hp': taker_hp 17 leaves the taker's camp 17 half-points, but it holds T1 T21, worth 18 at least"),
+    ({"taker_hp": 162}, RecordError,
+     "key 'taker_hp': taker_hp 162 leaves the defence 8 half-points, but it holds T21, worth 9 at least"),
+    ({"hands": ["T1", "2S", "3S", "4S"], "taker_hp": 7, "taker_oudlers": "EX"}, RecordError,
+     "taker_hp 7 leaves the taker's camp 7 half-points, but it holds EX, worth 8 at least"),
     ({"taker_oudlers": "KH"}, RecordError, "key 'taker_oudlers': 'KH' is not an oudler (T1, T21, EX)"),
     ({"taker_oudlers": "T1 EX"}, RecordError, "key 'taker_oudlers': 'EX' is still in hands[0]"),
     ({"taker_oudlers": "T99"}, CardError, "key 'taker_oudlers': unknown card 'T99': trumps run from 1 to 21"),
