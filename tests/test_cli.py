@@ -349,6 +349,22 @@ def test_solve_many_gives_one_line_per_deal_as_each_alone() -> None:
     assert text[0].startswith(f"{lines[0]['id']}: {'made' if lines[0]['made'] else 'failed'} (")
 
 
+def test_an_id_that_breaks_lines_is_escaped_in_the_text_reports() -> None:
+    # an id is any string: in a text report it neither breaks the line of its record nor
+    # acts on the terminal (what does not print is escaped, as in a message)
+    records = [json.loads(x) for x in ENDGAMES.read_text(encoding="utf-8").splitlines()[:2]]
+    for i, record in enumerate(records):
+        record["id"] = f"two\nlines\x00{i}"
+    lines = "\n".join(json.dumps(r) for r in records) + "\n"
+    text = run(["solve", "-", "-j", "1", "--made-only"], stdin=lines).stdout.splitlines()
+    assert len(text) == 2 and text[0].startswith("two\\nlines\\x000: ")
+    alone = run(["solve", "-", "--made-only"], stdin=json.dumps(records[0])).stdout.splitlines()
+    assert alone[0].startswith("deal two\\nlines\\x000: prise by seat 1")
+    game = json.loads((EXAMPLES / "game.json").read_text(encoding="utf-8"))
+    game["id"] = "a\tgame\r"
+    assert run(["replay", "-"], stdin=json.dumps(game)).stdout.startswith("game a\\tgame\\r: garde by seat 1\n")
+
+
 def test_solve_many_does_not_depend_on_the_workers() -> None:
     one = run(["solve", str(ENDGAMES), "--nodes", "30000", "-j", "1", "--json"])
     two = run(["solve", str(ENDGAMES), "--nodes", "30000", "-j", "2", "--json"])
