@@ -1287,6 +1287,11 @@ def play_command(position: Tuple[str, ...], seat: Optional[int], taker: Optional
             raise click.UsageError("missing option '--called' (the card the taker called, at five players)")
         _check_hand(cards, where, players)
         _check_seats(players, seat=seat, taker=taker, dealer=dealer, leader=leader)
+        if dealer is not None and leader is not None and leader not in ((dealer + 1) % players, taker):
+            # (as a record's leader and dealer must agree; the taker leads after announcing a slam)
+            raise RecordError(f"seat {leader} leads, but the dealer's right (seat {(dealer + 1) % players}) leads"
+                              f" the first trick, or the taker (seat {taker}) after announcing a slam",
+                              key="--leader", token=str(leader))
     # with a hand, every value of the view is an option's (a record's errors keep its keys)
     with _named_as_options(**({} if record is not None else _VIEW_OPTIONS)):
         if record is None:

@@ -768,6 +768,19 @@ def test_a_poignee_with_the_excuse_and_the_dogs_trumps_contradict() -> None:
                           "he holds 'T20' (he took it from the dog")
 
 
+def test_play_refuses_a_leader_the_dealer_contradicts() -> None:
+    # seat 2 deals: seat 3, his right, leads the first trick (or the taker, seat 1, after a slam
+    # announced); --dealer was silently ignored for --leader, the error then came later and elsewhere
+    played = DOG  # (seat 3 on lead to the first trick)
+    assert_one_line_error(invoke(["play", *DEFENDER_3, "--leader", "0", *played] + CLI_FAST),
+                          "key '--leader'", "seat 0 leads, but the dealer's right (seat 3) leads the first trick",
+                          "or the taker (seat 1) after announcing a slam")
+    agreeing = invoke(["play", *DEFENDER_3, "--leader", "3", *played, "--json"] + CLI_FAST)
+    alone = invoke(["play", *DEFENDER_3, *played, "--json"] + CLI_FAST)
+    assert agreeing.exit_code == alone.exit_code == 0, agreeing.output
+    assert json.loads(agreeing.stdout)["choices"] == json.loads(alone.stdout)["choices"]
+
+
 def test_play_options_go_with_a_hand_not_a_record() -> None:
     for args in (["--seat", "1"], ["--played", "KD"]):
         result = invoke(["play", str(EXAMPLES / "play.json"), *args] + CLI_FAST)
