@@ -43,7 +43,7 @@ from . import ddtable as _ddtable
 from . import history as _history
 from . import tarotclub as _tarotclub
 from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, parse_cards, points, tokens
-from .errors import Interrupted, RecordError, TarotError, WorkerError, plural, spelled
+from .errors import Interrupted, RecordError, TarotError, WorkerError, plural, printable, spelled
 from .errors import one_line as _one_line
 from .notation import format_hand, parse_deal, parse_hand
 from .parallel import Progress, stop_local_workers
@@ -431,7 +431,7 @@ def _called(record: DealRecord) -> str:
 def _render_replay(r: Dict[str, Any], rounded: int, called: str = "") -> str:
     """The text of a replay; ``rounded``: the margin after the FFT rounding, which the
     scores use (the JSON's ``margin`` is before it)."""
-    title = f"game {_shown_id(r['id'])}: " if r["id"] is not None else ""
+    title = f"game {printable(r['id'], spaces=False)}: " if r["id"] is not None else ""
     before = f" ({_signed(r['margin'])} before the rounding)" if rounded != r["margin"] else ""
     if r["slam"]:
         slam: Optional[str] = f"slam ({r['slam']}{', announced' if r['slam_announced'] else ''})"
@@ -608,7 +608,7 @@ def _solve_json(record: DealRecord, r: SolveResult, made_only: bool) -> Dict[str
 
 def _solve_row(r: Dict[str, Any]) -> str:
     """One deal of a many-deal `solve`, on one line."""
-    name = _shown_id(r["id"]) if r["id"] not in (None, "") else f"line {r['line']}"
+    name = printable(r["id"], spaces=False) if r["id"] not in (None, "") else f"line {r['line']}"
     verdict = VERDICTS[r["made"]]
     if r.get("margin") is not None:
         value = f"margin {_signed(r['margin'])}, "
@@ -850,15 +850,7 @@ def _render_table(r: Dict[str, Any], stopped: Optional[str] = None) -> str:
 
 def _deal_label(r: Dict[str, Any]) -> str:
     """'deal ID: ' before a report on a record that has an id."""
-    return f"deal {_shown_id(r['id'])}: " if r.get("id") is not None else ""
-
-
-def _shown_id(value: str) -> str:
-    """A record's id in a line of a text report: a line break, a terminal's escape code or
-    another character that does not print escaped ('a\\nb'), so that it neither breaks the
-    line (one per record) nor acts on the terminal, as in a message (errors.printable)."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
-                   for c in value)
+    return f"deal {printable(r['id'], spaces=False)}: " if r.get("id") is not None else ""
 
 
 def _record_id(record: Optional[DealRecord]) -> Optional[str]:

@@ -150,12 +150,14 @@ def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
-def printable(text: str) -> str:
+def printable(text: str, spaces: bool = True) -> str:
     """``text`` with the characters that neither print nor space escaped (a NUL, the
     escape codes of a terminal, a lone surrogate): a message shows what the input holds,
-    and cannot act on the terminal it goes to."""
-    return "".join(c if c.isprintable() or c.isspace() else c.encode("unicode_escape", "backslashreplace")
-                   .decode("ascii") for c in text)
+    and cannot act on the terminal it goes to.  With ``spaces`` false, white space other
+    than the space is escaped too (``a\\nb``): a name in a line of a report, which must
+    stay one line."""
+    return "".join(c if c.isprintable() or (spaces and c.isspace())
+                   else c.encode("unicode_escape", "backslashreplace").decode("ascii") for c in text)
 
 
 def one_line(text: str) -> str:
