@@ -38,7 +38,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, points
 from .errors import RecordError, plural, spelled
-from .records import DealRecord, PathLike, _file_label, json_type
+from .records import DealRecord, PathLike, _file_label, json_problem, json_type
 from .rules import PlayState
 from .scoring import ScoreResult
 from .solver import WORKER_TABLE_MB, Solver, _check_limits, _check_table_mb, worker_solver
@@ -495,7 +495,10 @@ FOREIGN_LINE = "not a line this command writes (with these options)"
 
 def _foreign(e: BaseException) -> str:
     """The refusal of an output line that ``--resume`` cannot take, with why (cut short)."""
-    why = f"no key {e}" if isinstance(e, KeyError) else str(e) or type(e).__name__
+    if isinstance(e, json.JSONDecodeError):
+        why = json_problem(e)
+    else:
+        why = f"no key {e}" if isinstance(e, KeyError) else str(e) or type(e).__name__
     return f"{FOREIGN_LINE}: {why if len(why) <= 100 else why[:97] + '...'}"
 
 
@@ -527,7 +530,7 @@ def resume_output(path: PathLike, add: Callable[[Dict[str, Any]], None]) -> "Cou
 
     def take(raw: bytes) -> None:
         """Count one line of the output (ValueError and the like if it is not one)."""
-        game = json.loads(raw, parse_constant=_no_constant)
+        game = json.loads(raw.rstrip(b"\r\n"), parse_constant=_no_constant)  # (its columns: of one line)
         if not isinstance(game, dict):
             raise ValueError(f"{json_type(game)}, not a JSON object")
         key = game_key(game)

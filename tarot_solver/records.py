@@ -547,6 +547,13 @@ def duplicate_key(key: str, path: str = "") -> RecordError:
     return RecordError(f"duplicate key '{shown}' (which value is meant?)", key=f"{path}.{shown}" if path else shown)
 
 
+def json_problem(e: json.JSONDecodeError) -> str:
+    """What is wrong with a line of JSON that does not parse, and at which column."""
+    # (the json module ends some messages with " at", meant for its own position suffix)
+    msg = e.msg[:-3] if e.msg.endswith(" at") else e.msg
+    return f"malformed JSON at column {e.colno}: {msg}"
+
+
 def _malformed(e: ValueError, label: str, line: int) -> RecordError:
     """The error of a JSON document that does not parse (``e`` from :mod:`json`)."""
     if isinstance(e, _DuplicateKey):
@@ -554,9 +561,7 @@ def _malformed(e: ValueError, label: str, line: int) -> RecordError:
         error.located(file=label, record=f"line {line}")
         return error
     if isinstance(e, json.JSONDecodeError):
-        # (the json module ends some messages with " at", meant for its own position suffix)
-        msg = e.msg[:-3] if e.msg.endswith(" at") else e.msg
-        return RecordError(f"malformed JSON at column {e.colno}: {msg}", file=label, record=f"line {line}")
+        return RecordError(json_problem(e), file=label, record=f"line {line}")
     return RecordError(f"unreadable JSON: {str(e).split(';')[0]}", file=label, record=f"line {line}")
 
 

@@ -298,6 +298,11 @@ def test_resume_output_cuts_a_partial_last_line(tmp_path: Path) -> None:
             with pytest.raises(RecordError, match=f"line 1: not a line this command writes .with these options.: {why}$"):
                 history.resume_output(out, Summary().add)
             assert out.read_text(encoding="utf-8") == text + end
+    # a line that does not parse, at the column of that line (json's own position counts its newline as a line)
+    out.write_text('{"id": "h01", "line": 1, "taker"\n', encoding="utf-8")
+    with pytest.raises(RecordError, match="line 1: not a line this command writes .with these options.: malformed JSON"
+                                          " at column 33: Expecting ':' delimiter$"):
+        history.resume_output(out, Summary().add)
 
 
 # Summaries -------------------------------------------------------------------------------
