@@ -112,7 +112,7 @@ _SUIT_ALIASES = {
 _RANK_ALIASES = {str(n): n for n in range(1, 11)}
 _RANK_ALIASES.update({"A": 1, "J": 11, "V": 11, "C": 12, "N": 12, "KN": 12, "Q": 13, "D": 13, "K": 14, "R": 14})
 _EXCUSE_ALIASES = {"EX", "E", "EXC", "EXCUSE", "*", "0T"}
-_TRUMP_RE = re.compile(r"^(?:[TA](\d{1,2})|(\d{1,2})[TA])$")
+_TRUMP_RE = re.compile(r"^(?:[TA](\d{1,2})|(\d{1,2})[TA])$", re.ASCII)  # (not another script's digits)
 
 _LOOKUP = {tok: c for c, tok in enumerate(_CANON)}
 

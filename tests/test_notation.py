@@ -67,6 +67,9 @@ def test_ten_and_one_are_unambiguous() -> None:
     ("S:K0", CardError, "unknown rank '0' in 'S:K0'"),
     ("S:KQ KS", CardError, "duplicate card 'KS'"),
     ("KS QS zz", CardError, "unknown card 'zz'"),
+    # a trump's number in ASCII digits only: an Arabic-Indic three or a fullwidth one is no card
+    ("T:21.\u0663", CardError, "unknown trump '\u0663' in 'T:21.\u0663'"),
+    ("KS T\uff11", CardError, "unknown card 'T\uff11'"),
 ])
 def test_hand_errors_name_the_token(text: str, error: type, fragment: str) -> None:
     with pytest.raises(error) as info:
