@@ -43,7 +43,7 @@ from . import ddtable as _ddtable
 from . import history as _history
 from . import tarotclub as _tarotclub
 from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, parse_cards, points, tokens
-from .errors import Interrupted, RecordError, TarotError, WorkerError, plural, printable, spelled
+from .errors import Interrupted, RecordError, SchedulerError, TarotError, WorkerError, plural, printable, spelled
 from .errors import one_line as _one_line
 from .notation import format_hand, parse_deal, parse_hand
 from .parallel import Progress, stop_local_workers
@@ -143,6 +143,8 @@ class TarotGroup(click.Group):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             ctx.exit(141)
         except TarotError as e:
+            if isinstance(e, SchedulerError) and e.key == "scheduler":
+                e.key = "--scheduler"  # (the API's argument: on the command line, the option gives it)
             raise InputError(_one_line(str(e))) from None
         except OSError as e:
             if e.filename is None and e.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):

@@ -482,11 +482,11 @@ def test_resume_with_an_id_twice_writes_what_a_whole_run_does(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("args, fragments", [
-    (["--scheduler", "foo"], ("key 'scheduler': bad address", "missing port")),
+    (["--scheduler", "foo"], ("key '--scheduler': bad address", "missing port")),
     # refused at once, not tried until the connect timeout; no Python words for a port not a number
     (["--scheduler", "tcp://127.0.0.1:99999"], ("bad address: port 99999 is not in 1..65535",)),
     (["--scheduler", "tcp://127.0.0.1:8786/x"], ("bad address: expected tcp://HOST:PORT",)),
-    (["--scheduler", "http://127.0.0.1:8786"], ("key 'scheduler': bad address", "unknown address scheme 'http'")),
+    (["--scheduler", "http://127.0.0.1:8786"], ("key '--scheduler': bad address", "unknown address scheme 'http'")),
     (["--nodes", str(2 ** 70)], ()),  # beyond what the core counts: no limit, and an answer
     (["--time-limit", "nan"], ("'nan' is not a number of seconds",)),
 ])

@@ -592,7 +592,7 @@ def test_a_scheduler_address_where_dask_does_not_answer(small_history: Path, rep
     finally:
         server.close()
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == (f"tarot-solve: error: key 'scheduler': {fragment} (token '{server.address}')\n")
+    assert result.stderr == (f"tarot-solve: error: key '--scheduler': {fragment} (token '{server.address}')\n")
 
 
 def _closed_port() -> int:
@@ -617,7 +617,7 @@ def test_a_refused_or_unknown_scheduler_address_is_noted_while_it_is_tried(small
     note, error, *rest = result.stderr.splitlines()
     assert note.startswith(f"tarot-solve: note: no Dask scheduler at {address} yet ({reason}")
     assert note.endswith("; trying until Dask's connect timeout, 1 s")
-    assert error.startswith("tarot-solve: error: key 'scheduler': no Dask scheduler answer")
+    assert error.startswith("tarot-solve: error: key '--scheduler': no Dask scheduler answer")
     assert error.endswith(f"(token '{address}')") and rest == []
 
 
@@ -653,7 +653,7 @@ def test_a_scheduler_without_workers_is_an_error(small_history: Path) -> None:
             dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
         result = analyze([str(small_history), "--scheduler", cluster.scheduler_address])
     assert result.exit_code == 2 and result.stdout == ""
-    assert "key 'scheduler': the Dask scheduler has no worker (waited 1 s)" in result.stderr
+    assert "key '--scheduler': the Dask scheduler has no worker (waited 1 s)" in result.stderr
 
 
 def test_a_scheduler_that_goes_away_ends_the_run_with_one_line(small_history: Path, tmp_path: Path) -> None:
