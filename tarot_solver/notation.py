@@ -127,8 +127,10 @@ def format_hand(cards: CardsLike) -> str:
 def _parse_option(word: str) -> Dict[str, Any]:
     key, _, value = word.partition("=")
     key = key.lower()
-    if key in _SEAT_OPTIONS:  # (checked against the deal's table size by the record)
-        return {key: check_seat(int(value) if value.isdecimal() else value, key, max(VARIANTS))}
+    if key in _SEAT_OPTIONS:  # (its range checked once the parts give the table size)
+        if not (value.isascii() and value.isdecimal()):
+            raise RecordError(f"bad seat '{spelled(value)}': seats are integers from 0", token=spelled(value))
+        return {key: int(value)}
     if key == "contract":
         return {key: Contract.parse(value)}
     if key == "called":
@@ -182,6 +184,9 @@ def parse_deal(text: str) -> Dict[str, Any]:
     if alike is not None and sizes == {alike.hand_size}:  # (no deal has a dog the size of its hands)
         raise RecordError(f"{len(parts)} hands of {alike.hand_size} cards and no dog: a deal is the hands and then"
                           f" the dog, separated by '/' ({len(parts) + 1} parts at {len(parts)} players)", key="dog")
+    for key in _SEAT_OPTIONS:
+        if key in fields:
+            check_seat(fields[key], key, n)
     fields["hands"], fields["dog"] = parsed[:n], parsed[n]
     return fields
 

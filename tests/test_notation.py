@@ -126,7 +126,11 @@ def test_the_example_hand_file() -> None:
 @pytest.mark.parametrize("text, error, fragment", [
     ("S:K / S:Q", RecordError, "a deal is 4 (or 3, or 5) hands and the dog separated by '/', found 2 parts"),
     ("dealer=x / a / b / c / d / e", RecordError, "key 'dealer': bad seat"),
-    ("dealer=5 / a / b / c / d / e", RecordError, "key 'dealer': bad seat '5'"),
+    ("dealer=5 / - / - / - / - / -", RecordError, "key 'dealer': bad seat '5'"),
+    # the range is the deal's table's (four hands: 0..3), the value shown as typed
+    ("taker=4 / - / - / - / - / -", RecordError, "key 'taker': bad seat '4': seats are integers 0..3"),
+    ("leader=-1 / - / - / - / - / -", RecordError, "key 'leader': bad seat '-1': seats are integers from 0"),
+    ("taker=5 / - / - / - / - / - / -", RecordError, "key 'taker': bad seat '5': seats are integers 0..4"),
     # a digit that is not a decimal one ('²'.isdigit() but int('²') fails)
     ("dealer=\u00b2 / a / b / c / d / e", RecordError, "key 'dealer': bad seat"),
     ("contract=gard / a / b / c / d / e", RecordError, "key 'contract': unknown contract 'gard'"),
