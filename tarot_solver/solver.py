@@ -28,7 +28,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 
 from . import _core
 from .cards import OUDLERS, card_token, shown_tokens
-from .errors import Interrupted, duration, integer, keeping_partial
+from .errors import Interrupted, duration, integer, keeping_partial, spelled
 from .parallel import map_ordered
 from .proofsearch import LEAF_NODES, ProofSearch
 from .rules import PlayState
@@ -666,7 +666,9 @@ class Solver:
         answers the contract (margin at least 0), where the bounds decide it.
         """
         _check_state(state)
-        if not (isinstance(margin, numbers.Real) and math.isfinite(margin) and float(2 * margin).is_integer()):
+        if isinstance(margin, bool) or not isinstance(margin, numbers.Real):
+            raise TypeError(f"margin must be a number of points, not {spelled(repr(margin))}")
+        if not (math.isfinite(margin) and float(2 * margin).is_integer()):
             raise ValueError(f"margin must be a finite number of points, a multiple of 0.5, not {margin!r}")
         if state.over:
             return _finished(state)

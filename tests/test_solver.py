@@ -1974,6 +1974,13 @@ def test_limits_of_the_wrong_kind_are_refused_by_name(kwargs: Dict[str, Any], er
             Solver(16).at_least(_endgame(), margin)
 
 
+@pytest.mark.parametrize("margin, shown", [(None, "None"), ("3", "'3'"), (True, "True"), ([3], r"\[3\]")])
+def test_a_margin_that_is_no_number_is_a_type_error_naming_it(margin: Any, shown: str) -> None:
+    # as every other argument of the wrong type; a bool is no margin (True was taken as +1)
+    with pytest.raises(TypeError, match=f"^margin must be a number of points, not {shown}$"):
+        Solver(16).at_least(_endgame(), margin)
+
+
 def test_a_node_limit_of_exactly_the_search_answers_and_bounds_that_meet_give_the_margin() -> None:
     solver = Solver(16)
     st = _endgame(0)
