@@ -955,6 +955,7 @@ def play_advice(position: Union[DealRecord, View], *, worlds: int = DEFAULT_WORL
     else:
         raise TypeError(f"position must be a DealRecord or a View, not {type(position).__name__}")
     constraints = view.constraints()
+    seed = _check_count("seed", seed, 0)  # (world 0 is drawn here, before _run checks the rest)
     state = world_position(view, constraints, Sampler(constraints).sample(world_rng(seed, 0)))
     if state.over:
         raise RecordError("the game is over: no card is left to play", key="played")

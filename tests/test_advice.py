@@ -848,6 +848,21 @@ def test_the_advice_takes_cards_as_tokens_and_contracts_by_name() -> None:
         advice.bid_advice(EXAMPLE_HAND, seat=2, dealer=0, bids="pass", **FAST)
 
 
+@pytest.mark.parametrize("seed, error, says", [
+    (-1, RecordError, "key 'seed': seed must be at least 0, not -1"),
+    (1.5, TypeError, "seed must be an integer, not 1.5"),
+    ("1", TypeError, "seed must be an integer, not '1'"),
+])
+def test_play_advice_names_a_bad_seed_as_the_bid_advice_does(seed: Any, error: Any, says: str) -> None:
+    # play_advice draws world 0 before the run checks its arguments: numpy's own errors
+    # ("expected non-negative integer") came out, naming no argument
+    record = read_record(EXAMPLES / "play.json")
+    with pytest.raises(error, match=re.escape(says)):
+        advice.play_advice(record, **{**FAST, "seed": seed})
+    with pytest.raises(error, match=re.escape(says)):
+        advice.bid_advice(EXAMPLE_HAND, **{**FAST, "seed": seed})
+
+
 def test_numpy_integers_are_integers() -> None:
     # a bot's seats and counts often come out of numpy arrays: taken as the ints they are,
     # and the advice holds Python ints (it goes to json.dumps as it is)
