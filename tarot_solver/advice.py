@@ -68,11 +68,11 @@ from .errors import RecordError, TarotError, duration, integer, keeping_partial,
 from .notation import parse_hand
 from .handcount import contract_for, hand_count, simple_call, simple_discard
 from .parallel import chunks, map_ordered
-from .records import VARIANT, DealRecord, card_sequence, check_seat, play_setup
+from .records import VARIANT, DealRecord, card_sequence, play_setup
 from .sampling import Constraints, Sampler, View, World, hand_constraints, have_played, world_rng
 from .scoring import margin_points, score_margin
 from .solver import Solver, _check_table_mb, worker_solver
-from .variant import CONTRACTS, VARIANTS, Contract, Variant, variant_for
+from .variant import CONTRACTS, VARIANTS, Contract, Variant, seat_argument, variant_for
 
 DEFAULT_WORLDS = 100
 DEFAULT_SEED = 0
@@ -367,13 +367,6 @@ def _variant_arg(players: object) -> Variant:
     return variant_for(integer("players", players))
 
 
-def _check_seat(value: Any, key: str, players: int) -> int:
-    """A seat argument ``key`` as an int: TypeError if not an integer (numpy's are),
-    :class:`RecordError` naming it if not a seat of ``players`` (records check their
-    seats as bad input instead)."""
-    return check_seat(integer(key, value, f"a seat (an integer 0..{players - 1})"), key, players)
-
-
 def _check_count(key: str, value: int, low: int) -> int:
     """An integer argument ``key`` of at least ``low``, as an int: TypeError if not an
     integer, :class:`RecordError` naming it if too small."""
@@ -574,7 +567,7 @@ def bidding_position(seat: int, dealer: Optional[int], bids: Optional[Sequence[s
     """
     n = players
     if dealer is not None:
-        dealer = _check_seat(dealer, "dealer", players)
+        dealer = seat_argument(dealer, "dealer", players)
     if bids is None:
         bids = ["pass"] * ((seat - dealer - 1) % n if dealer is not None else 0)
     elif isinstance(bids, (str, bytes)) or not isinstance(bids, Iterable):
@@ -614,7 +607,7 @@ def bid_advice(hand: CardsLike, *, seat: int = 0, dealer: Optional[int] = None,
     """
     variant = _variant_arg(players)
     players = variant.players
-    seat = _check_seat(seat, "seat", players)
+    seat = seat_argument(seat, "seat", players)
     mask = _hand_arg(hand, variant)
     called = call_for(mask, _card_arg(called, "called"), variant)
     dealer, names = bidding_position(seat, dealer, bids, players)
@@ -732,7 +725,7 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
     """
     variant = _variant_arg(players)
     players = variant.players
-    seat = _check_seat(seat, "seat", players)
+    seat = seat_argument(seat, "seat", players)
     contract = _contract_arg(contract)
     if not contract.taker_takes_dog:
         raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog", key="contract",
@@ -741,7 +734,7 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
     dog_mask = check_dog(mask, _cards_arg(dog, "dog"), variant)
     called = call_for(mask, _card_arg(called, "called"), variant)
     candidates = _check_count("candidates", candidates, 1)
-    dealer = _check_seat((seat - 1) % players if dealer is None else dealer, "dealer", players)
+    dealer = seat_argument((seat - 1) % players if dealer is None else dealer, "dealer", players)
     cands = discard_candidates(mask | dog_mask, candidates, variant)
     questions = [Question(contract, c) for c in cands]
 
@@ -791,7 +784,7 @@ def view_of(seat: int, hand: CardsLike, *, taker: int, contract: Union[Contract,
     Cards are numbers or tokens; ``poignees`` holds (seat, cards) pairs."""
     variant = _variant_arg(players)
     players = variant.players
-    seat, taker, leader = (_check_seat(value, key, players)
+    seat, taker, leader = (seat_argument(value, key, players)
                            for key, value in (("seat", seat), ("taker", taker), ("leader", leader)))
     for i, item in enumerate(poignees):
         if isinstance(item, str) or not (isinstance(item, Sequence) and len(item) == 2):
@@ -801,7 +794,7 @@ def view_of(seat: int, hand: CardsLike, *, taker: int, contract: Union[Contract,
     dog_cards = None if dog is None else _cards_arg(dog, "dog")
     discard_cards = None if discard is None else _cards_arg(discard, "discard")
     plays = _cards_arg(played, "played", ordered=True)
-    shows = [(_check_seat(shower, f"poignees[{i}]", players), _cards_arg(cards, f"poignees[{i}]"))
+    shows = [(seat_argument(shower, f"poignees[{i}]", players), _cards_arg(cards, f"poignees[{i}]"))
              for i, (shower, cards) in enumerate(poignees)]
     mask = _hand_arg(hand, variant)
     if variant.partner_share and called is None:

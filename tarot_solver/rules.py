@@ -47,7 +47,7 @@ from .cards import (
 )
 from .errors import IllegalMoveError, RecordError, TarotError, integer
 from .notation import parse_hand
-from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant, check_seat
+from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant, seat_argument
 
 EXCUSE_BIT = 1 << EXCUSE
 
@@ -463,15 +463,18 @@ def _table_of(hands: Sequence[object]) -> Variant:
     return VARIANTS[len(hands)]
 
 
-def _check_partner(variant: Variant, taker: int, partner: Optional[int]) -> None:
-    """Refuse a called partner (:class:`RecordError` keyed ``partner``) where the game has
-    none, or who is no seat or the taker himself (None: the taker plays alone)."""
+def _check_partner(variant: Variant, taker: int, partner: Optional[int]) -> Optional[int]:
+    """The called partner as an int, or None (the taker plays alone); refused
+    (:class:`RecordError` keyed ``partner``) where the game has none, or who is no seat or
+    the taker himself, and a TypeError if not an integer."""
     if partner is None:
-        return
+        return None
     if not variant.partner_share:
         raise RecordError(f"no partner at {variant.players} players (only at five)", key="partner")
-    if check_seat(partner, "partner", variant.players) == taker:
+    partner = seat_argument(partner, "partner", variant.players)
+    if partner == taker:
         raise RecordError(f"the partner must be another seat than the taker ({taker})", key="partner")
+    return partner
 
 
 def opening_state(
@@ -555,9 +558,9 @@ def midgame_state(
         raise TypeError("hands must be a sequence with one hand per seat, not a string")
     variant = _table_of(hands)
     n = variant.players
-    check_seat(taker, "taker", n)
-    check_seat(leader, "leader", n)
-    _check_partner(variant, taker, partner)
+    taker = seat_argument(taker, "taker", n)
+    leader = seat_argument(leader, "leader", n)
+    partner = _check_partner(variant, taker, partner)
     masks = [_card_set(h, f"hands[{s}]") for s, h in enumerate(hands)]
     try:
         table = parse_cards(trick, name="trick")

@@ -13,7 +13,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
-from .errors import RecordError, spelled
+from .errors import RecordError, integer, spelled
 
 
 class Contract(enum.Enum):
@@ -116,3 +116,10 @@ def check_seat(value: Any, key: str, players: int) -> int:
         raise RecordError(f"bad seat '{shown}': seats are integers 0..{players - 1}",
                           key=key, token=shown)
     return value
+
+
+def seat_argument(value: Any, key: str, players: int) -> int:
+    """A seat argument ``key`` of the Python API as an int: TypeError if not an integer
+    (numpy's are), :class:`RecordError` naming it if not a seat of ``players`` (records
+    check their seats as bad input instead: :func:`check_seat`)."""
+    return check_seat(integer(key, value, f"a seat (an integer 0..{players - 1})"), key, players)

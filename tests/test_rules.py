@@ -691,10 +691,24 @@ def test_midgame_state_takes_hands_in_the_hand_notation() -> None:
     assert from_tokens.hands == state.hands
 
 
+def test_midgame_state_takes_numpy_seats_as_the_ints_they_are() -> None:
+    # a bot's seats often come out of numpy arrays: np.int64(0) was 'bad seat "np.int64(0)"'
+    import numpy as np
+
+    plain = midgame_state(["EX", "2S", "3S", "4S", "5S"], 0, 1, taker_hp=100, taker_oudlers="T1", taker_tricks=3,
+                          partner=2)
+    typed = midgame_state(["EX", "2S", "3S", "4S", "5S"], np.int64(0), np.int8(1), taker_hp=100,
+                          taker_oudlers="T1", taker_tricks=3, partner=np.int32(2))
+    assert typed == plain and type(typed.leader) is int and typed.camps == (True, False, True, False, False)
+
+
 @pytest.mark.parametrize("change, error, message", [
     ({"hands": ["2S", "3S"]}, RecordError, "key 'hands': 2 hands: a table has 3, 4 or 5 players"),
     ({"taker": 4}, RecordError, "key 'taker': bad seat '4': seats are integers 0..3"),
-    ({"leader": True}, RecordError, "key 'leader': bad seat 'true'"),
+    ({"leader": True}, TypeError, "leader must be a seat (an integer 0..3), not True"),
+    ({"taker": None}, TypeError, "taker must be a seat (an integer 0..3), not None"),
+    ({"hands": ["2S", "3S", "4S", "5S", "6S"], "partner": "1"}, TypeError,
+     "partner must be a seat (an integer 0..4), not '1'"),
     ({"partner": 2}, RecordError, "key 'partner': no partner at 4 players (only at five)"),
     ({"hands": ["2S", "3S", "4S", "5S", "6S"], "partner": 0}, RecordError,
      "key 'partner': the partner must be another seat than the taker (0)"),
