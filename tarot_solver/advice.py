@@ -72,7 +72,7 @@ from .records import VARIANT, DealRecord, card_sequence, play_setup
 from .sampling import Constraints, Sampler, View, World, hand_constraints, have_played, world_rng
 from .scoring import margin_points, score_margin
 from .solver import Solver, _check_table_mb, worker_solver
-from .variant import CONTRACTS, VARIANTS, Contract, Variant, seat_argument, variant_for
+from .variant import CONTRACTS, VARIANTS, Contract, Variant, contract_argument, seat_argument, variant_for
 
 DEFAULT_WORLDS = 100
 DEFAULT_SEED = 0
@@ -494,18 +494,6 @@ def _card_arg(card: Union[None, int, str], key: str) -> Optional[int]:
     return None if card is None else _cards_arg([card], key)[0]
 
 
-def _contract_arg(contract: Union[Contract, str]) -> Contract:
-    """A contract given as a :class:`Contract` or its name."""
-    if isinstance(contract, Contract):
-        return contract
-    if not isinstance(contract, str):
-        raise TypeError(f"contract must be a Contract or its name, not {contract!r}")
-    try:
-        return Contract.parse(contract)
-    except TarotError as e:
-        raise e.located(key="contract")
-
-
 def check_hand(hand: Sequence[int], variant: Variant = VARIANT) -> int:
     """The card set of a hand as dealt (18 cards; 24 at three players, 15 at five); raises
     :class:`RecordError` otherwise."""
@@ -726,7 +714,7 @@ def discard_advice(hand: CardsLike, dog: CardsLike, contract: Union[Contract, st
     variant = _variant_arg(players)
     players = variant.players
     seat = seat_argument(seat, "seat", players)
-    contract = _contract_arg(contract)
+    contract = contract_argument(contract)
     if not contract.taker_takes_dog:
         raise RecordError(f"no discard in a {contract.value}: the taker does not take the dog", key="contract",
                           token=contract.value)
@@ -789,7 +777,7 @@ def view_of(seat: int, hand: CardsLike, *, taker: int, contract: Union[Contract,
     for i, item in enumerate(poignees):
         if isinstance(item, str) or not (isinstance(item, Sequence) and len(item) == 2):
             raise TypeError(f"poignees[{i}] must be a (seat, cards) pair, not {spelled(item)}")
-    contract = _contract_arg(contract)
+    contract = contract_argument(contract)
     called = _card_arg(called, "called")
     dog_cards = None if dog is None else _cards_arg(dog, "dog")
     discard_cards = None if discard is None else _cards_arg(discard, "discard")

@@ -47,7 +47,7 @@ from .cards import (
 )
 from .errors import IllegalMoveError, RecordError, TarotError, integer
 from .notation import parse_hand
-from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant, seat_argument
+from .variant import FOUR_PLAYERS, VARIANTS, Contract, Variant, contract_argument, seat_argument
 
 EXCUSE_BIT = 1 << EXCUSE
 
@@ -481,23 +481,29 @@ def opening_state(
     hands: Sequence[int],
     dog: int,
     taker: int,
-    contract: Contract,
+    contract: Union[Contract, str],
     leader: int,
     discard: Optional[Sequence[int]] = None,
     variant: Optional[Variant] = None,
     partner: Optional[int] = None,
 ) -> PlayState:
     """The position before the first lead: the dog or the discard credited as the rules say
-    (``hands`` and ``dog``: card sets, as :func:`cards.mask_of` makes; ``discard``: the
-    cards; ``variant``: the game of ``len(hands)`` players when None; ``partner``: the
-    taker's called partner at five players, None when he plays alone).  Raises
-    :class:`RecordError` for a variant or a partner that does not fit the hands."""
+    (``hands`` and ``dog``: card sets, as :func:`cards.mask_of` makes; ``contract``: a
+    :class:`Contract` or its name; ``discard``: the cards; ``variant``: the game of
+    ``len(hands)`` players when None; ``partner``: the taker's called partner at five
+    players, None when he plays alone).  Raises
+    :class:`RecordError` for a seat that is none, a card in two places (two hands, or a
+    hand and the dog), or a variant or a partner that does not fit the hands."""
     hands = list(hands)
     if variant is None:
         variant = _table_of(hands)
     elif len(hands) != variant.players:
         raise RecordError(f"{len(hands)} hands for the {variant.players}-player game", key="hands")
-    _check_partner(variant, taker, partner)
+    taker = seat_argument(taker, "taker", variant.players)
+    leader = seat_argument(leader, "leader", variant.players)
+    partner = _check_partner(variant, taker, partner)
+    contract = contract_argument(contract)
+    _places([(f"hands[{s}]", cards_of(h)) for s, h in enumerate(hands)] + [("dog", cards_of(dog))])
     camps = variant.camps(taker, partner)
     state = PlayState(hands=hands, camps=camps, leader=leader, variant=variant)
     if contract.taker_takes_dog:
@@ -512,6 +518,18 @@ def opening_state(
     for c in cards_of(aside):
         state._credit(contract.dog_to_taker, c, HALF_POINTS[c])
     return state
+
+
+def _places(named: Sequence[Tuple[str, Sequence[int]]]) -> Dict[int, str]:
+    """Where each card of ``named`` (pairs of a key and its cards) is; a card in two
+    places is refused (:class:`RecordError` keyed by the second)."""
+    where: Dict[int, str] = {}
+    for key, cards in named:
+        for c in cards:
+            if c in where:
+                raise RecordError(f"'{card_token(c)}' is in {where[c]} and in {key}", key=key, token=card_token(c))
+            where[c] = key
+    return where
 
 
 def _card_set(cards: Union[int, CardsLike], key: str) -> int:
@@ -568,12 +586,7 @@ def midgame_state(
         raise e.located(key="trick")
     if len(table) >= n:
         raise RecordError(f"{len(table)} cards on the table: a trick in progress holds fewer than {n}", key="trick")
-    where: Dict[int, str] = {}
-    for key, cards in [(f"hands[{s}]", cards_of(m)) for s, m in enumerate(masks)] + [("trick", table)]:
-        for c in cards:
-            if c in where:
-                raise RecordError(f"'{card_token(c)}' is in {where[c]} and in {key}", key=key, token=card_token(c))
-            where[c] = key
+    where = _places([(f"hands[{s}]", cards_of(m)) for s, m in enumerate(masks)] + [("trick", table)])
     sizes = [count(m) for m in masks]
     for i in range(len(table)):
         sizes[(leader + i) % n] += 1

@@ -13,7 +13,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Optional, Tuple
 
-from .errors import RecordError, integer, spelled
+from .errors import RecordError, TarotError, integer, spelled
 
 
 class Contract(enum.Enum):
@@ -123,3 +123,16 @@ def seat_argument(value: Any, key: str, players: int) -> int:
     (numpy's are), :class:`RecordError` naming it if not a seat of ``players`` (records
     check their seats as bad input instead: :func:`check_seat`)."""
     return check_seat(integer(key, value, f"a seat (an integer 0..{players - 1})"), key, players)
+
+
+def contract_argument(contract: Any) -> Contract:
+    """A contract argument of the Python API, given as a :class:`Contract` or its name:
+    TypeError if neither, :class:`RecordError` keyed ``contract`` for an unknown name."""
+    if isinstance(contract, Contract):
+        return contract
+    if not isinstance(contract, str):
+        raise TypeError(f"contract must be a Contract or its name, not {contract!r}")
+    try:
+        return Contract.parse(contract)
+    except TarotError as e:
+        raise e.located(key="contract")

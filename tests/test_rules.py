@@ -470,6 +470,37 @@ def test_opening_state_credits_the_discard_or_the_dog() -> None:
     assert (state.taker_hp, state.defence_hp, state.hands[0]) == (0, 6, hands[0])
 
 
+@pytest.mark.parametrize("change, error, message", [
+    # a taker who is no seat gave a position with no taker's camp, which the solver solved
+    ({"taker": 7}, RecordError, "key 'taker': bad seat '7': seats are integers 0..3"),
+    ({"taker": -1}, RecordError, "key 'taker': bad seat '-1'"),
+    ({"leader": 9}, RecordError, "key 'leader': bad seat '9'"),
+    ({"leader": None}, TypeError, "leader must be a seat (an integer 0..3), not None"),
+    # a dog card still in a hand was credited and played: its points counted twice
+    ({"dog": hand("2S 6S 7S 8S 9S 10S")}, RecordError, "key 'dog': '2S' is in hands[0] and in dog"),
+    ({"hands": [hand("2S 3S"), hand("3S 4S"), 0, 0]}, RecordError,
+     "key 'hands[1]': '3S' is in hands[0] and in hands[1]"),
+    ({"contract": 2}, TypeError, "contract must be a Contract or its name, not 2"),
+    ({"contract": "gard"}, RecordError, "key 'contract': unknown contract 'gard'"),
+])
+def test_opening_state_refuses_seats_and_cards_that_cannot_be(change: Dict[str, Any], error: Any,
+                                                               message: str) -> None:
+    args: Dict[str, Any] = dict(hands=[hand("2S 3S"), hand("4S 5S"), hand("2H 3H"), hand("4H 5H")],
+                                dog=hand("5D 6S 7S 8S 9S 10S"), taker=0, contract=Contract.GARDE_SANS, leader=1)
+    assert opening_state(**args).taker_hp == 6
+    args.update(change)
+    with pytest.raises(error, match=re.escape(message)):
+        opening_state(**args)
+
+
+def test_opening_state_takes_numpy_seats_and_a_contract_by_name() -> None:
+    import numpy as np
+
+    hands, dog = [hand("2S 3S"), hand("4S 5S"), hand("2H 3H"), hand("4H 5H")], hand("5D 6S 7S 8S 9S 10S")
+    typed = opening_state(hands, dog, np.int64(2), "garde contre", np.int8(1))
+    assert typed == opening_state(hands, dog, 2, Contract.GARDE_CONTRE, 1) and type(typed.leader) is int
+
+
 # Poignées -----------------------------------------------------------------------
 
 TRUMPS_1_TO = {n: " ".join(f"T{i}" for i in range(1, n + 1)) for n in range(1, 22)}
