@@ -11,6 +11,7 @@ wins the contract (see docs/rules.md).
 from __future__ import annotations
 
 import functools
+import numbers
 from dataclasses import dataclass
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -72,11 +73,12 @@ class ScoreResult:
         return out
 
 
-def _check_int(value: object, name: str, low: int, high: int, key: Optional[str] = None) -> None:
-    """Raise a :class:`RecordError` naming ``value`` (keyed ``key``, the argument) unless it
-    is an int in ``low..high``."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+def _check_int(value: object, name: str, low: int, high: int, key: Optional[str] = None) -> int:
+    """``value`` as an int (numpy's integers too); a :class:`RecordError` naming it (keyed
+    ``key``, the argument) unless it is an integer in ``low..high``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= int(value) <= high:
         raise RecordError(f"{name} '{value}' is not an integer in {low}..{high}", key=key, token=str(value))
+    return int(value)
 
 
 def margin_points(taker_half_points: int, oudlers: int, variant: Variant = FOUR_PLAYERS) -> int:
@@ -86,8 +88,9 @@ def margin_points(taker_half_points: int, oudlers: int, variant: Variant = FOUR_
     up (the half point goes to the camp that wins the contract): 40.5 points with
     two oudlers fails by 1, 41.5 makes by 1, exactly 41 makes by 0.
     """
-    _check_int(taker_half_points, "taker half-points", 0, TOTAL_HALF_POINTS, key="taker_half_points")
-    _check_int(oudlers, "oudlers", 0, len(OUDLERS), key="oudlers")
+    taker_half_points = _check_int(taker_half_points, "taker half-points", 0, TOTAL_HALF_POINTS,
+                                   key="taker_half_points")
+    oudlers = _check_int(oudlers, "oudlers", 0, len(OUDLERS), key="oudlers")
     m = taker_half_points - variant.target_half_points(oudlers)
     whole = (abs(m) + 1) // 2
     return whole if m >= 0 else -whole
@@ -146,11 +149,13 @@ def score(
     if isinstance(poignees, str) or not isinstance(poignees, Sequence):
         raise RecordError(f"poignées '{poignees}' must be a list of levels (0 simple, 1 double, 2 triple)",
                           key="poignees", token=str(poignees))
-    for level in poignees:
-        _check_int(level, "poignée level", 0, len(POIGNEE_POINTS) - 1, key="poignees")
+    poignees = [_check_int(level, "poignée level", 0, len(POIGNEE_POINTS) - 1, key="poignees") for level in poignees]
     if slam is not None and slam not in SLAM_OUTCOMES:
         raise RecordError(f"unknown slam outcome '{slam}' (expected {', '.join(SLAM_OUTCOMES)})",
                           key="slam", token=str(slam))
+    taker_half_points = _check_int(taker_half_points, "taker half-points", 0, TOTAL_HALF_POINTS,
+                                   key="taker_half_points")
+    oudlers = _check_int(oudlers, "oudlers", 0, len(OUDLERS), key="oudlers")
     margin = margin_points(taker_half_points, oudlers, variant)
     check_possible(contract, taker_half_points, oudlers, petit_au_bout=petit_au_bout, poignees=poignees,
                    slam=slam, variant=variant, partner=partner)

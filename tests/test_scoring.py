@@ -326,3 +326,16 @@ def test_scores_by_seat_default_to_the_table_the_deal_was_scored_for():
     assert score(G, 2 * 51, 2).scores(1) == [-70, 210, -70, -70]
     record = read_records(Path(__file__).parent.parent / "examples" / "three.json")[0]
     assert record.score().scores(record.taker) == [144, -72, -72]
+
+
+def test_numpy_integers_are_integers():
+    # a bot's counts often come out of numpy arrays: np.int64(98) was "taker half-points
+    # '98' is not an integer in 0..182"; the result holds Python ints (it goes to json.dumps)
+    import numpy as np
+
+    typed = score("garde", np.int64(98), np.int8(2), poignees=[np.int64(0)], petit_au_bout=True)
+    assert typed == score("garde", 98, 2, poignees=[0], petit_au_bout=True)
+    assert type(typed.taker) is int and type(typed.unit) is int and type(typed.margin) is int
+    assert type(margin_points(np.int16(98), np.int8(2))) is int
+    with pytest.raises(RecordError, match="taker half-points '98.0' is not an integer in 0..182"):
+        score("garde", np.float64(98), 2)
