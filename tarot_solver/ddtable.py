@@ -41,7 +41,7 @@ from .errors import RecordError, integer, keeping_partial
 from .parallel import Progress, map_ordered
 from .records import DealRecord
 from .solver import WORKER_TABLE_MB, _check_jobs, _check_limits, _check_table_mb, worker_solver
-from .variant import Contract, Variant, check_seat, variant_for
+from .variant import Contract, Variant, seat_argument, variant_for
 
 #: nodes a question (make/fail, then as many for the margin) by default: about 0.4 s each
 DEFAULT_NODES = 2_000_000
@@ -207,7 +207,7 @@ def check_record(record: DealRecord, seats: Optional[Sequence[int]] = None, key:
         raise record._located(RecordError(f"a double-dummy table needs the dealer ({why})", key="dealer"))
     try:
         for seat in seats or ():
-            check_seat(seat, key, record.variant.players)
+            seat_argument(seat, key, record.variant.players)
     except RecordError as e:
         raise record._located(e)
     return record
@@ -224,7 +224,7 @@ def _tasks(record: DealRecord, node_limit: Optional[int], table_mb: int, seats: 
     hands = tuple(mask_of(h) for h in record.hands)
     dog = mask_of(record.dog)
     tasks = []
-    for seat in range(variant.players) if seats is None else sorted(set(seats)):
+    for seat in range(variant.players) if seats is None else sorted({int(s) for s in seats}):  # (numpy's too)
         own = seat == record.taker
         candidates = [tuple(sorted(record.discard))] if own and record.discard is not None else []
         for c in discard_candidates(hands[seat] | dog, discards, variant):

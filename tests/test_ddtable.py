@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any, Callable, Dict, List
 
@@ -164,6 +165,19 @@ def test_chosen_seats_give_their_rows_as_in_the_whole_table() -> None:
         dd_table(deal, seats=4)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="jobs"):
         dd_tables([deal], jobs=-1)  # (checked at the call, before any deal is read)
+
+
+def test_seats_from_numpy_are_the_seats_they_are() -> None:
+    # np.int64(0) was 'bad seat "np.int64(0)"'; a seat of another type is the caller's error
+    import numpy as np
+
+    deal = record("three.json")
+    typed = dd_table(deal, node_limit=1_000, seats=list(np.arange(2)))
+    assert timeless(typed.rows) == timeless(dd_table(deal, node_limit=1_000, seats=[0, 1]).rows)
+    assert [type(row.taker) for row in typed.rows] == [int, int]
+    json.dumps(typed.as_json())
+    with pytest.raises(TypeError, match=re.escape("seats must be a seat (an integer 0..2), not '1'")):
+        dd_table(deal, seats=["1"])  # type: ignore[list-item]
 
 
 def test_a_ctrl_c_raises_the_rows_finished(monkeypatch: pytest.MonkeyPatch) -> None:
