@@ -274,6 +274,8 @@ def dd_tables(records: Iterable[DealRecord], *, node_limit: Optional[int] = DEFA
     is read (:func:`check_record`); the other arguments at the call.
     """
     _check_args(node_limit, seats, discards, table_mb, jobs)
+    if total is not None:
+        integer("total", total)  # (the counter divides by it after the first deal, drawn or not)
     started: List[Tuple[DealRecord, int, int]] = []  # (record, leader, rows) of the deals not yet yielded
 
     def tasks() -> Iterator[_RowTask]:

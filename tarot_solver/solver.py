@@ -810,6 +810,8 @@ def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_card
     _check_table_mb(table_mb)
     _check_jobs(jobs)
     _check_limits(time_limit, node_limit)
+    if total is not None:
+        integer("total", total)  # (the counter divides by it after the first position, drawn or not)
     if not isinstance(states, Iterable):
         raise TypeError(f"states must be an iterable of PlayState, not {type(states).__name__}")
     request = _Request(made_only, all_cards, time_limit, node_limit, table_mb)

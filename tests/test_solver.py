@@ -13,7 +13,7 @@ import pytest
 
 from conftest import ctrl_c_at_call
 from reference import minimax
-from tarot_solver import cards, rules
+from tarot_solver import cards, ddtable, rules
 from tarot_solver.cards import EXCUSE, PETIT
 from tarot_solver.rules import PlayState, Trick
 from tarot_solver._core import Core
@@ -1871,6 +1871,19 @@ def test_a_game_over_has_its_final_margin_and_needs_no_search() -> None:
 
 
 # The API's checks: a position or an argument built wrong is refused, by name -----------
+
+
+@pytest.mark.parametrize("total, shown", [(2.0, "2.0"), ("2", "'2'"), (True, "True")])
+def test_solve_many_checks_its_total_at_the_call(total: Any, shown: str) -> None:
+    # a float total made the counter fail after the first position (TypeError: can't
+    # multiply sequence by non-int of type 'float'), drawn or not; the docstring says the
+    # arguments are checked at the call
+    with pytest.raises(TypeError, match=f"^total must be an integer, not {shown}$"):
+        solver_module.solve_many([_endgame(0), _endgame(1)], total=total)
+    with pytest.raises(TypeError, match=f"^total must be an integer, not {shown}$"):
+        ddtable.dd_tables([], total=total)
+    answers = solver_module.solve_many([_endgame(0)], total=2)
+    assert [r.margin for r in answers] == [Solver(16).solve(_endgame(0)).margin]
 
 
 def _endgame(i: int = 0) -> PlayState:
