@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, points
-from .errors import RecordError, plural, spelled
+from .errors import RecordError, integer, plural, spelled
 from .records import DealRecord, PathLike, _file_label, json_problem, json_type
 from .rules import PlayState
 from .scoring import ScoreResult
@@ -66,8 +66,10 @@ class AnalysisOptions:
     def __post_init__(self) -> None:
         _check_limits(self.time_limit, self.node_limit)
         _check_table_mb(self.table_mb)
-        if isinstance(self.first_trick, bool) or not isinstance(self.first_trick, int) or self.first_trick < 1:
+        first = integer("first_trick", self.first_trick, "a trick number")  # (numpy's integers too)
+        if first < 1:
             raise ValueError(f"first_trick must be a trick number, 1 or more, not {self.first_trick!r}")
+        object.__setattr__(self, "first_trick", first)  # (frozen)
 
 
 @dataclass(frozen=True)

@@ -820,3 +820,11 @@ def test_analysis_options_are_checked_by_name() -> None:
                              ({"table_mb": 0}, "table_mb must be between")):
         with pytest.raises(ValueError, match=re.escape(fragment)):
             history.AnalysisOptions(**kwargs)
+    # a value of another type is a TypeError, as docs/api.md says; numpy's integers are integers
+    for value, shown in ((2.0, "2.0"), ("13", "'13'"), (True, "True")):
+        with pytest.raises(TypeError, match=re.escape(f"first_trick must be a trick number, not {shown}")):
+            history.AnalysisOptions(first_trick=value)
+    import numpy as np
+
+    typed = history.AnalysisOptions(first_trick=np.int64(13))
+    assert typed == history.AnalysisOptions(first_trick=13) and type(typed.first_trick) is int
