@@ -94,13 +94,19 @@ _CANON = tuple(
 )
 
 
-def card_token(card: int) -> str:
-    """Canonical token of a card (``KS``, ``T21``, ``EX``); raises :class:`CardError` for
-    a number that is not a card (0..77), TypeError for what is not a number."""
+def _card_number(card: object) -> int:
+    """``card`` as an int (numpy's integers too): :class:`CardError` for a number that is
+    not a card (0..77), TypeError for what is not an integer."""
     card = integer("card", card)
     if not 0 <= card < NUM_CARDS:
         raise CardError(f"'{card}' is not a card number (0..{NUM_CARDS - 1})", token=str(card))
-    return _CANON[card]
+    return card
+
+
+def card_token(card: int) -> str:
+    """Canonical token of a card (``KS``, ``T21``, ``EX``); raises :class:`CardError` for
+    a number that is not a card (0..77), TypeError for what is not a number."""
+    return _CANON[_card_number(card)]
 
 
 _SUIT_ALIASES = {
@@ -184,10 +190,14 @@ def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False, name: str =
 
 
 def mask_of(cards: Iterable[int]) -> int:
-    """The card set (bitmask) of an iterable of card numbers (Python's or numpy's integers)."""
+    """The card set (bitmask) of an iterable of card numbers (Python's or numpy's
+    integers); raises :class:`CardError` for a number that is not a card (0..77), and
+    TypeError for what is not an integer (a token: :func:`parse_cards` first)."""
     m = 0
     for c in cards:
-        m |= 1 << int(c)  # (a numpy integer would shift within 64 bits: the trumps above T7 lost)
+        if type(c) is not int or not 0 <= c < NUM_CARDS:  # (a card as an int: the sampler's fast path)
+            c = _card_number(c)  # (a numpy integer would shift within 64 bits: the trumps above T7 lost)
+        m |= 1 << c
     return m
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any, Dict, List
 
 import pytest
@@ -203,6 +204,21 @@ def test_numbers_that_are_not_cards_are_refused() -> None:
     assert card_token(77) == "EX" and cards_of(1 << 77) == [77]
     with pytest.raises(CardError, match=r"^'78' is not a card number \(0\.\.77\)$"):
         card_token(78)
+
+
+
+def test_mask_of_refuses_what_is_not_a_card() -> None:
+    # mask_of([78]) was a set with bit 78, refused only later by whatever read it; a float
+    # or a bool was truncated to a card, a token an int() ValueError
+    from tarot_solver.cards import mask_of
+    from tarot_solver.errors import CardError
+    for bad in ([78], [-1], [3, 1 << 70]):
+        with pytest.raises(CardError, match="is not a card number"):
+            mask_of(bad)
+    for bad, shown in (([1.5], "1.5"), ([True], "True"), (["KS"], "'KS'")):
+        with pytest.raises(TypeError, match=re.escape(f"card must be an integer, not {shown}")):
+            mask_of(bad)
+    assert mask_of([77, 0, 0]) == 1 << 77 | 1
 
 
 def test_numpy_integers_are_cards() -> None:
