@@ -203,7 +203,10 @@ def mask_of(cards: Iterable[int]) -> int:
 
 def cards_of(mask: int) -> List[int]:
     """The cards of a set in increasing order; raises :class:`CardError` for a mask that
-    is not a set of cards (negative, or bits beyond the 78 cards)."""
+    is not a set of cards (negative, or bits beyond the 78 cards), TypeError for what is
+    not an integer."""
+    if type(mask) is not int:
+        mask = integer("mask", mask, "a card set (an int: mask_of)")  # (numpy's: an int, for bit_length)
     if mask < 0 or mask >> NUM_CARDS:
         raise CardError(f"'{mask!r}' is not a card set (bits 0..{NUM_CARDS - 1})", token=repr(mask))
     out = []

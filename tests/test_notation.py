@@ -221,6 +221,18 @@ def test_mask_of_refuses_what_is_not_a_card() -> None:
     assert mask_of([77, 0, 0]) == 1 << 77 | 1
 
 
+
+def test_cards_of_takes_a_numpy_integer_and_refuses_what_is_no_set() -> None:
+    # np.int64(5) was "AttributeError: 'numpy.int64' object has no attribute 'bit_length'"
+    import numpy as np
+
+    from tarot_solver.cards import cards_of
+    assert cards_of(np.int64(5)) == [0, 2] and all(type(c) is int for c in cards_of(np.uint64(5)))
+    for bad, shown in ((5.0, "5.0"), ([0, 2], r"\[0, 2\]"), (None, "None")):
+        with pytest.raises(TypeError, match=f"mask must be a card set \\(an int: mask_of\\), not {shown}"):
+            cards_of(bad)
+
+
 def test_numpy_integers_are_cards() -> None:
     """A bot's cards from numpy (``rng.choice(cards_of(...))``): the same cards, the trumps
     above T7 (bits 63 and up) included."""
