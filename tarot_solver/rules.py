@@ -397,11 +397,15 @@ def check_call(hand: int, called: int) -> None:
                                token=card_token(called))
 
 
-def partner_of(hands: Sequence[int], taker: int, called: Optional[int]) -> Optional[int]:
-    """The seat holding the called card as dealt, the taker's partner; None when the taker
-    holds it himself or it lies in the dog (he then plays alone), or nothing is called."""
+def partner_of(hands: Sequence[int], taker: int, called: Union[None, int, str]) -> Optional[int]:
+    """The seat holding the called card (a number or a token) as dealt, the taker's
+    partner; None when the taker holds it himself or it lies in the dog (he then plays
+    alone), or nothing is called.  Raises :class:`CardError` for what is not a card."""
     if called is None:
         return None
+    called = parse_card(called) if isinstance(called, str) else called
+    card_token(called)  # (a number that is not a card raises here, as in PlayState.play)
+    called = int(called)
     holder = next((s for s, h in enumerate(hands) if h >> called & 1), None)
     return None if holder == taker else holder
 

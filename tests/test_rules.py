@@ -40,6 +40,7 @@ from tarot_solver.rules import (
     legal_plays,
     midgame_state,
     opening_state,
+    partner_of,
     poignee_level,
     trick_winner,
 )
@@ -491,6 +492,18 @@ def test_opening_state_refuses_seats_and_cards_that_cannot_be(change: Dict[str, 
     args.update(change)
     with pytest.raises(error, match=re.escape(message)):
         opening_state(**args)
+
+
+def test_partner_of_takes_a_token_and_refuses_what_is_no_card() -> None:
+    # a called number that is no card (99) was "no partner", the taker alone; a token a
+    # TypeError of '>>'
+    hands = [hand("2S 3S"), hand("KS 5S"), hand("2H 3H"), hand("4H 5H"), hand("6H 7H")]
+    assert partner_of(hands, 0, "KS") == partner_of(hands, 0, parse_card("KS")) == 1
+    assert partner_of(hands, 1, "ks") is None and partner_of(hands, 0, None) is None
+    with pytest.raises(CardError, match=re.escape("'99' is not a card number (0..77)")):
+        partner_of(hands, 0, 99)
+    with pytest.raises(CardError, match="unknown card 'K'"):
+        partner_of(hands, 0, "K")
 
 
 def test_opening_state_takes_numpy_seats_and_a_contract_by_name() -> None:
