@@ -57,8 +57,9 @@ class ScoreResult:
         ``partner``, five players)."""
         if players is None:
             players = self.players
-        if isinstance(taker, bool) or not isinstance(taker, int) or not 0 <= taker < players:
-            raise RecordError(f"taker seat '{taker}' is not in 0..{players - 1}", token=str(taker))
+        taker = _check_int(taker, "taker seat", 0, players - 1, key="taker")
+        if partner is not None:  # (-1 was the last seat's)
+            partner = _check_int(partner, "partner seat", 0, players - 1, key="partner")
         if (partner is None) != (self.partner is None) or partner == taker:
             raise RecordError("the partner's seat and the score's partner share do not agree", token=str(partner))
         out = [self.defender] * players

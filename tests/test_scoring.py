@@ -247,6 +247,20 @@ def test_scores_bad_seat(seat):
         score(P, 100, 1).scores(seat)
 
 
+def test_scores_checks_the_partner_seat_and_takes_numpy_seats():
+    # partner=-1 gave the last seat the partner's share, 7 an IndexError; np.int64(1) was
+    # "taker seat '1' is not in 0..3"
+    import numpy as np
+
+    with_partner = score(G, 2 * 51, 2, variant=FIVE_PLAYERS, partner=True)
+    for partner in (-1, 5, 7):
+        with pytest.raises(RecordError, match=f"partner seat '{partner}' is not an integer in 0..4") as e:
+            with_partner.scores(1, players=5, partner=partner)
+        assert e.value.key == "partner"
+    assert with_partner.scores(np.int64(1), players=5, partner=np.int8(3)) == [-70, 140, -70, 70, -70]
+    assert score(P, 100, 1).scores(np.int64(2)) == score(P, 100, 1).scores(2)
+
+
 def test_scores_with_unbalanced_table_size():
     with pytest.raises(TarotError):
         score(P, 100, 1).scores(0, players=3)
