@@ -206,7 +206,6 @@ def test_numbers_that_are_not_cards_are_refused() -> None:
         card_token(78)
 
 
-
 def test_mask_of_refuses_what_is_not_a_card() -> None:
     # mask_of([78]) was a set with bit 78, refused only later by whatever read it; a float
     # or a bool was truncated to a card, a token an int() ValueError
@@ -219,7 +218,6 @@ def test_mask_of_refuses_what_is_not_a_card() -> None:
         with pytest.raises(TypeError, match=re.escape(f"card must be an integer, not {shown}")):
             mask_of(bad)
     assert mask_of([77, 0, 0]) == 1 << 77 | 1
-
 
 
 def test_cards_of_takes_a_numpy_integer_and_refuses_what_is_no_set() -> None:
