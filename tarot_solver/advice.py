@@ -58,7 +58,7 @@ import math
 import time
 import warnings
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar, Union
 
 from . import rules
 from .cards import (EXCUSE_SUIT, OUDLERS, TRUMPS, TRUMPS_MASK, card_token, cards_of, count, half_points, is_king,
