@@ -482,8 +482,8 @@ def _check_partner(variant: Variant, taker: int, partner: Optional[int]) -> Opti
 
 
 def opening_state(
-    hands: Sequence[int],
-    dog: int,
+    hands: Sequence[Union[int, CardsLike]],
+    dog: Union[int, CardsLike],
     taker: int,
     contract: Union[Contract, str],
     leader: int,
@@ -492,13 +492,15 @@ def opening_state(
     partner: Optional[int] = None,
 ) -> PlayState:
     """The position before the first lead: the dog or the discard credited as the rules say
-    (``hands`` and ``dog``: card sets, as :func:`cards.mask_of` makes; ``contract``: a
+    (``hands`` and ``dog``: card sets, as :func:`cards.mask_of` makes, or cards as
+    :func:`midgame_state` takes them; ``contract``: a
     :class:`Contract` or its name; ``discard``: the cards; ``variant``: the game of
     ``len(hands)`` players when None; ``partner``: the taker's called partner at five
     players, None when he plays alone).  Raises
     :class:`RecordError` for a seat that is none, a card in two places (two hands, or a
     hand and the dog), or a variant or a partner that does not fit the hands."""
-    hands = list(hands)
+    hands = _card_sets(hands)
+    dog = _card_set(dog, "dog")
     if variant is None:
         variant = _table_of(hands)
     elif len(hands) != variant.players:
@@ -550,6 +552,13 @@ def _card_set(cards: Union[int, CardsLike], key: str) -> int:
         raise e.located(key=key)
 
 
+def _card_sets(hands: Sequence[Union[int, CardsLike]]) -> List[int]:
+    """The card set of each seat's hand (:func:`_card_set`, keyed ``hands[s]``)."""
+    if isinstance(hands, str):
+        raise TypeError("hands must be a sequence with one hand per seat, not a string")
+    return [_card_set(h, f"hands[{s}]") for s, h in enumerate(hands)]
+
+
 def midgame_state(
     hands: Sequence[Union[int, CardsLike]],
     taker: int,
@@ -576,14 +585,12 @@ def midgame_state(
     argument at fault (:class:`CardError` for a token that is no card), TypeError for a
     value of another type.
     """
-    if isinstance(hands, str):
-        raise TypeError("hands must be a sequence with one hand per seat, not a string")
-    variant = _table_of(hands)
+    masks = _card_sets(hands)
+    variant = _table_of(masks)
     n = variant.players
     taker = seat_argument(taker, "taker", n)
     leader = seat_argument(leader, "leader", n)
     partner = _check_partner(variant, taker, partner)
-    masks = [_card_set(h, f"hands[{s}]") for s, h in enumerate(hands)]
     try:
         table = parse_cards(trick, name="trick")
     except TarotError as e:

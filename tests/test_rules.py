@@ -506,6 +506,19 @@ def test_partner_of_takes_a_token_and_refuses_what_is_no_card() -> None:
         partner_of(hands, 0, "K")
 
 
+def test_opening_state_takes_the_hands_and_the_dog_as_cards_too() -> None:
+    # as midgame_state does: tokens, numbers or the hand notation (a list of tokens was
+    # "TypeError: '<' not supported between instances of 'list' and 'int'")
+    hands, dog = [hand("2S 3S"), hand("4S 5S"), hand("2H 3H"), hand("4H 5H")], hand("5D 6S 7S 8S 9S 10S")
+    typed = opening_state([["2S", "3S"], "S:54", cards_of(hands[2]), hands[3]], "5D 6S 7S 8S 9S 10S", 0,
+                          "garde sans", 1)
+    assert typed == opening_state(hands, dog, 0, Contract.GARDE_SANS, 1)
+    with pytest.raises(CardError, match=re.escape("key 'hands[1]': unknown card 'ZZ'")):
+        opening_state([hands[0], ["ZZ"], hands[2], hands[3]], dog, 0, Contract.GARDE_SANS, 1)
+    with pytest.raises(TypeError, match="hands must be a sequence with one hand per seat, not a string"):
+        opening_state("2S 3S", dog, 0, Contract.GARDE_SANS, 1)
+
+
 def test_opening_state_takes_numpy_seats_and_a_contract_by_name() -> None:
     import numpy as np
 
