@@ -116,8 +116,10 @@ def _contract(info: Dict[str, Any]) -> Contract:
 
 
 def strip_trailing_commas(text: str) -> str:
-    """Remove commas just before a closing ``}`` or ``]`` (outside strings):
-    TarotClub's own parser accepts them and some of its files have them."""
+    """Blank out commas just before a closing ``}`` or ``]`` (outside strings):
+    TarotClub's own parser accepts them and some of its files have them.  Each such
+    comma becomes a space, so the text keeps its lines and columns (a JSON error
+    is then named where it is in the file)."""
     out: List[str] = []
     in_string = escaped = False
     for ch in text:
@@ -131,10 +133,11 @@ def strip_trailing_commas(text: str) -> str:
         elif ch == '"':
             in_string = True
         elif ch in "}]":
-            while out and out[-1].isspace():
-                out.pop()
-            if out and out[-1] == ",":
-                out.pop()
+            j = len(out) - 1
+            while j >= 0 and out[j].isspace():
+                j -= 1
+            if j >= 0 and out[j] == ",":
+                out[j] = " "
         out.append(ch)
     return "".join(out)
 

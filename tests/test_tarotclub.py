@@ -140,6 +140,29 @@ def test_trailing_commas_removed_outside_strings_only() -> None:
     assert json.loads(tarotclub.strip_trailing_commas(text)) == {"a": "x,]", "b": [1, 2], "c": 'q",}'}
 
 
+def test_trailing_commas_removed_in_place() -> None:
+    # a JSON error after a closing bracket is found where it is in the file: the text keeps
+    # its lines and columns (it said line 20 for line 21, the newline before '}' removed)
+    text = '{\n  "a": [1, 2,\n  ],\n  "b": {"c": 1,\n  }\n}'
+    stripped = tarotclub.strip_trailing_commas(text)
+    assert json.loads(stripped) == {"a": [1, 2], "b": {"c": 1}}
+    assert stripped == '{\n  "a": [1, 2 \n  ],\n  "b": {"c": 1 \n  }\n}'
+
+
+def test_malformed_log_named_at_its_own_line_and_column(tmp_path: Path) -> None:
+    lines = (DATA / "h03_guard.json").read_text(encoding="utf-8").splitlines()
+    broken = next(i for i, line in enumerate(lines) if line.strip().startswith('"10-C;04-C'))
+    lines[broken] = lines[broken].rstrip(",")  # a comma missing between two tricks
+    bad = tmp_path / "bad.json"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(RecordError) as e:
+        tarotclub.read_log(bad)
+    assert str(e.value) == f"{bad}: malformed JSON at line {broken + 2}, column 9: Expecting ',' delimiter"
+    bad.write_text('{"deal_info": {"number_of_players": 4,}, "tricks": [', encoding="utf-8")
+    with pytest.raises(RecordError, match="at line 1, column 53: Expecting value$"):
+        tarotclub.read_log(bad)
+
+
 def _broken(change: Any) -> Dict[str, Any]:
     doc = copy.deepcopy(log("h03_guard.json"))
     change(doc)
