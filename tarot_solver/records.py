@@ -547,11 +547,13 @@ def duplicate_key(key: str, path: str = "") -> RecordError:
     return RecordError(f"duplicate key '{shown}' (which value is meant?)", key=f"{path}.{shown}" if path else shown)
 
 
-def json_problem(e: json.JSONDecodeError) -> str:
-    """What is wrong with a line of JSON that does not parse, and at which column."""
+def json_problem(e: json.JSONDecodeError, with_line: bool = False) -> str:
+    """What is wrong with a line of JSON that does not parse, and at which column (and
+    line, ``with_line``: for a whole document of many lines)."""
     # (the json module ends some messages with " at", meant for its own position suffix)
     msg = e.msg[:-3] if e.msg.endswith(" at") else e.msg
-    return f"malformed JSON at column {e.colno}: {msg}"
+    where = f"line {e.lineno}, column {e.colno}" if with_line else f"column {e.colno}"
+    return f"malformed JSON at {where}: {msg}"
 
 
 def _malformed(e: ValueError, label: str, line: int) -> RecordError:

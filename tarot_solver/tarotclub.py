@@ -33,7 +33,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 from . import rules
 from .cards import EXCUSE, FULL_DECK, NUM_CARDS, TRUMP_BASE, card_token, cards_of, mask_of
 from .errors import RecordError, TarotError, spelled
-from .records import VARIANT, DealRecord, duplicate_key, json_type, read_text, wrong_type
+from .records import VARIANT, DealRecord, duplicate_key, json_problem, json_type, read_text, wrong_type
 from .variant import Contract, variant_for
 
 SEATS = ("south", "east", "north", "west")
@@ -288,7 +288,7 @@ def read_log(path: "os.PathLike[str] | str") -> DealRecord:
     except TarotError as e:  # a key twice
         raise e.located(file=label) from None
     except json.JSONDecodeError as e:
-        raise RecordError(f"malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}", file=label) from None
+        raise RecordError(json_problem(e, with_line=True), file=label) from None
     except RecursionError:
         raise RecordError("unreadable JSON: nested too deeply", file=label) from None
     except ValueError as e:  # an integer too long to convert

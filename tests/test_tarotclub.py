@@ -161,6 +161,9 @@ def test_malformed_log_named_at_its_own_line_and_column(tmp_path: Path) -> None:
     bad.write_text('{"deal_info": {"number_of_players": 4,}, "tricks": [', encoding="utf-8")
     with pytest.raises(RecordError, match="at line 1, column 53: Expecting value$"):
         tarotclub.read_log(bad)
+    bad.write_text('{"deal_info": {"taker": "South', encoding="utf-8")  # (json says "... starting at")
+    with pytest.raises(RecordError, match="at line 1, column 25: Unterminated string starting$"):
+        tarotclub.read_log(bad)
 
 
 def _broken(change: Any) -> Dict[str, Any]:
