@@ -1504,8 +1504,8 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
     record that cannot be run); ``run`` turns the tasks into result lines, in
     order, told about how many there are for its progress counter (on a
     terminal).  Each line goes to ``output`` (written whole and flushed; with
-    ``resume``, the records whose key is already there, as many times as it is
-    there, are skipped and the rest appended), else to ``echo``, and to
+    ``resume``, the good records whose key is already there, as many times as it
+    is there, are skipped and the rest appended), else to ``echo``, and to
     ``on_result``.  A bad record is reported on stderr and skipped (its line
     number returned).  With ``strict`` it is all or nothing: every record (those
     already in ``output`` included) is read and prepared first, and the first bad
@@ -1536,14 +1536,15 @@ def _batch(ctx: click.Context, source: str, records: Iterator[Tuple[int, Union[D
         for line, item in items:
             task: Union[T, TarotError]
             if isinstance(item, DealRecord):
-                key = _history.game_key({"id": item.id, "line": line})
-                if done[key] > 0:
-                    done[key] -= 1
-                    continue
                 try:
                     task = prepare(line, item)
-                except TarotError as e:
+                except TarotError as e:  # (never in the output: it takes no line of it, a good record's with its id)
                     task = e
+                else:
+                    key = _history.game_key({"id": item.id, "line": line})
+                    if done[key] > 0:
+                        done[key] -= 1
+                        continue
             else:
                 task = item
             if isinstance(task, TarotError):

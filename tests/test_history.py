@@ -767,6 +767,24 @@ def test_resume_notes_lines_of_another_history(small_history: Path, tmp_path: Pa
     assert len(out.read_text(encoding="utf-8").splitlines()) == len(lines) + 1
 
 
+def test_resume_skips_no_good_game_for_a_bad_one_with_its_id(tmp_path: Path) -> None:
+    # a bad game and a good one with the same id: the output's line is the good one's, which
+    # --resume skipped for the bad one (silently), analysing the good one again: a duplicate line
+    lines = HISTORY.read_text(encoding="utf-8").splitlines()
+    cut = {**json.loads(lines[1]), "id": "x"}
+    cut["played"] = cut["played"][:30]
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text(json.dumps(cut) + "\n" + json.dumps({**json.loads(lines[0]), "id": "x"}) + "\n",
+                     encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert analyze([str(twice), "-o", str(out), "--nodes", "2000"]).exit_code == 2
+    whole = out.read_text(encoding="utf-8")
+    assert [json.loads(line)["line"] for line in whole.splitlines()] == [2]
+    result = analyze([str(twice), "-o", str(out), "--nodes", "2000", "--resume"])
+    assert result.exit_code == 2 and "line 1 (id 'x'): key 'played': the game is not complete" in result.stderr
+    assert out.read_text(encoding="utf-8") == whole
+
+
 def test_an_interrupt_before_the_run_says_what_was_left(small_history: Path, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     # Ctrl-C while --resume reads the output (or --strict checks the history): nothing written
