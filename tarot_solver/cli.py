@@ -1397,6 +1397,15 @@ def _check_plot(path: str) -> None:
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise InputError(f"--plot {path}: no directory {folder}")
+    from matplotlib.figure import Figure
+
+    figure = Figure()  # (a format whose writer needs more, as .pgf a LaTeX program, fails now, not after the run)
+    figure.text(0, 0, "0")
+    try:
+        figure.savefig(io.BytesIO(), format=suffix or None)
+    except Exception as e:  # (whatever the writer raises: a probe of this machine)
+        raise InputError(f"--plot {path}: matplotlib cannot write '.{suffix}' images here:"
+                         f" {_one_line(str(e) or type(e).__name__)}") from None
 
 
 def _check_scheduler_option(ctx: click.Context, scheduler: Optional[str]) -> None:

@@ -823,6 +823,19 @@ def test_a_plot_that_cannot_be_written_fails_before_any_work(small_history: Path
     assert name.endswith(".png") or ".pdf, .pgf, .png," in result.stderr  # (the list is matplotlib's own)
 
 
+def test_a_plot_format_this_machine_cannot_write_fails_before_any_work(small_history: Path, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # .pgf is a format matplotlib lists, but its writer runs a LaTeX program: without one, a
+    # traceback after the whole run (exit status 1)
+    pytest.importorskip("matplotlib")
+    monkeypatch.setenv("PATH", str(tmp_path))  # (no xelatex there)
+    out, plot = tmp_path / "out.jsonl", tmp_path / "costs.pgf"
+    result = analyze([str(small_history), "-o", str(out), "--plot", str(plot)])
+    assert result.exit_code == 2 and result.stdout == "" and not out.exists() and not plot.exists()
+    assert result.stderr.startswith(f"tarot-solve: error: --plot {plot}: matplotlib cannot write '.pgf' images here: ")
+    assert "xelatex" in result.stderr and len(result.stderr.splitlines()) == 1
+
+
 def test_best_card_tokens_are_canonical(analyses: Dict[str, GameAnalysis]) -> None:
     for result in analyses.values():
         for m in result.mistakes:
