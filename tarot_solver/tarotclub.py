@@ -283,6 +283,8 @@ def read_log(path: "os.PathLike[str] | str") -> DealRecord:
     """The deal record of one TarotClub log file; its id is the file name without ``.json``."""
     label = os.fspath(path)
     text = read_text(path)  # (checked as a record file is: UTF-8, a UTF-16 file refused whole)
+    if not text.strip():  # (a save cut short; json said: malformed JSON at line 1, column 1: Expecting value)
+        raise RecordError("empty file: no TarotClub log", file=label)
     try:
         doc = loads(text)
     except TarotError as e:  # a key twice

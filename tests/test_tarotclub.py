@@ -166,6 +166,16 @@ def test_malformed_log_named_at_its_own_line_and_column(tmp_path: Path) -> None:
         tarotclub.read_log(bad)
 
 
+def test_an_empty_log_is_named_so(tmp_path: Path) -> None:
+    # (a save cut short) it said: malformed JSON at line 1, column 1: Expecting value
+    bad = tmp_path / "empty.json"
+    for blank in ("", " \n\n"):
+        bad.write_text(blank, encoding="utf-8")
+        with pytest.raises(RecordError) as e:
+            tarotclub.read_log(bad)
+        assert str(e.value) == f"{bad}: empty file: no TarotClub log"
+
+
 def _broken(change: Any) -> Dict[str, Any]:
     doc = copy.deepcopy(log("h03_guard.json"))
     change(doc)
