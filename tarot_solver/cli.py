@@ -1460,6 +1460,11 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
     if plot:
         _require("matplotlib", "plot", "--plot")
         _check_plot(plot)
+        image = plot if os.path.splitext(plot)[1][1:] else plot.rstrip(".") + ".png"  # (as matplotlib names it)
+        if _same_file(history, image):
+            raise InputError(f"--plot {plot} is the input file: its records would be overwritten by the image")
+        if output not in (None, "-") and _same_file(output, image):
+            raise InputError(f"--plot {plot} is the --output file: its lines would be overwritten by the image")
     if time_limit is None:
         time_limit = 0.0 if nodes else ANALYZE_TIME_LIMIT
     # --nodes 0 and --time-limit 0 mean no limit: the API's None (its 0 searches nothing)
@@ -1633,6 +1638,14 @@ def _reads_output(source: str, output: str) -> bool:
     except OSError:  # (no stdin)
         return False
     return stat.S_ISREG(given.st_mode) and os.path.samestat(given, out)
+
+
+def _same_file(given: str, path: str) -> bool:
+    """Whether the file ``given`` (or stdin, '-', redirected from it: :func:`_reads_output`)
+    is ``path``, both there or not yet: a file written by the run would overwrite it."""
+    if given != "-" and os.path.realpath(given) == os.path.realpath(path):
+        return True
+    return os.path.exists(path) and (given == "-" or os.path.exists(given)) and _reads_output(given, path)
 
 
 def _read(ctx: click.Context, source: str, twice: bool) -> Iterator[Tuple[int, Union[DealRecord, TarotError]]]:

@@ -836,6 +836,23 @@ def test_a_plot_format_this_machine_cannot_write_fails_before_any_work(small_his
     assert "xelatex" in result.stderr and len(result.stderr.splitlines()) == 1
 
 
+def test_a_plot_on_the_history_or_the_output_is_refused_before_any_work(small_history: Path,
+                                                                        tmp_path: Path) -> None:
+    # the image was written over the game lines (-o) or the history itself, silently, after the run
+    pytest.importorskip("matplotlib")
+    history = tmp_path / "games.png"
+    history.write_bytes(small_history.read_bytes())
+    out = tmp_path / "out.png"
+    for args, says in (([str(history), "-o", str(out), "--plot", str(out)], "the --output file: its lines"),
+                       ([str(history), "-o", str(out), "--plot", str(tmp_path / "out")], "the --output file"),
+                       ([str(history), "--plot", str(history)], "the input file: its records")):
+        result = analyze(args)
+        assert result.exit_code == 2 and result.stdout == "" and not out.exists()
+        assert result.stderr.startswith(f"tarot-solve: error: --plot {args[-1]} is {says}")
+        assert len(result.stderr.splitlines()) == 1
+    assert history.read_bytes() == small_history.read_bytes()
+
+
 def test_best_card_tokens_are_canonical(analyses: Dict[str, GameAnalysis]) -> None:
     for result in analyses.values():
         for m in result.mistakes:
