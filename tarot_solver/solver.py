@@ -99,8 +99,10 @@ _MAX_NODES = 1 << 62
 class SolveResult:
     """Outcome of a double-dummy solve from one position.
 
-    ``margin`` is None when a limit stopped the search, and after
-    :meth:`Solver.made` and :meth:`Solver.at_least` unless their bounds meet;
+    ``margin`` is None when a limit stopped the search before its bounds met, and
+    after :meth:`Solver.made` and :meth:`Solver.at_least` unless their bounds meet
+    (with ``all_cards``, the cards proven may prove the margin while others stay
+    open: ``complete`` is then false);
     ``margin_bounds`` holds what was proven (``-inf``/``inf`` are never used:
     the static bounds of the position are always known).  ``made`` is None when
     the bounds straddle 0.  ``pv``, ``taker_points`` and ``oudlers`` come from
