@@ -1946,9 +1946,16 @@ def test_a_card_is_bounded_by_the_position_on_the_side_on_turn() -> None:
 def test_all_cards_is_complete_only_when_every_card_is() -> None:
     # the position's bounds can meet before every card's value is proven (h13-trick9)
     state = _endgame(12)
-    for limit in (5_000, 10_000, 40_000):
+    exact = Solver(16).solve(state, pv=False).margin
+    open_with_a_margin = 0
+    for limit in (5_000, 10_000, 20_000, 40_000):
         r = Solver(16).solve(state, all_cards=True, node_limit=limit, pv=False)
         assert r.cards is not None and r.complete == all(c.complete for c in r.cards.values()), limit
+        # the margin is given wherever the bounds meet (docs/formats.md), complete or not
+        lo, hi = r.margin_bounds
+        assert r.margin == (lo if lo == hi else None) and lo <= exact <= hi, limit
+        open_with_a_margin += not r.complete and r.margin is not None
+    assert open_with_a_margin > 0
 
 
 def test_a_finished_game_at_margin_zero_is_made() -> None:
