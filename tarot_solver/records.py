@@ -454,7 +454,10 @@ class DealRecord:
                 raise wrong_type("a JSON object", obj)
             for key in ("hands", "dog"):
                 if obj.get(key) is None:
-                    raise RecordError(f"missing required key '{key}'", key=key)
+                    hint = ""
+                    if isinstance(obj.get("deal_info"), dict):  # (the object of a TarotClub log: tarotclub.rebuild)
+                        hint = " (a TarotClub log: 'tarot-solve convert' makes deal records of such logs)"
+                    raise RecordError(f"missing required key '{key}'{hint}", key=key)
             known = {k: obj[k] for k in KEYS if obj.get(k) is not None}
             if "poignees" in known:
                 known["poignees"] = _poignees_from_json(known["poignees"])

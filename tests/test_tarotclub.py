@@ -33,7 +33,7 @@ from tarot_solver import tarotclub
 from tarot_solver.cards import EXCUSE, NUM_CARDS, TRUMP_BASE, card_token
 from tarot_solver.cli import main
 from tarot_solver.errors import IllegalMoveError, RecordError, TarotError
-from tarot_solver.records import DealRecord, read_records
+from tarot_solver.records import DealRecord, read_record, read_records
 from tarot_solver.variant import Contract
 
 from conftest import EXAMPLES, ROOT
@@ -164,6 +164,16 @@ def test_malformed_log_named_at_its_own_line_and_column(tmp_path: Path) -> None:
     bad.write_text('{"deal_info": {"taker": "South', encoding="utf-8")  # (json says "... starting at")
     with pytest.raises(RecordError, match="at line 1, column 25: Unterminated string starting$"):
         tarotclub.read_log(bad)
+
+
+def test_a_log_given_as_a_record_says_to_convert_it() -> None:
+    # analyze, solve... read deal records: a TarotClub log there says what to do with it
+    with pytest.raises(RecordError) as e:
+        read_record(DATA / "h03_guard.json")
+    assert str(e.value) == (f"{DATA / 'h03_guard.json'}: line 1: key 'hands': missing required key 'hands'"
+                            " (a TarotClub log: 'tarot-solve convert' makes deal records of such logs)")
+    with pytest.raises(RecordError, match="missing required key 'hands'$"):
+        DealRecord.from_json({"dog": [], "deal_info": 3})
 
 
 def test_an_empty_log_is_named_so(tmp_path: Path) -> None:
