@@ -536,9 +536,11 @@ def solve_command(ctx: click.Context, file: str, all_cards: bool, made_only: boo
             yield {"line": line, **_solve_json(record, r, made_only)}
 
     def count(result: Dict[str, Any]) -> None:
-        # (on --resume) a line of analyze or table, or of solve with and without --made-only
+        # (on --resume) a line of analyze or table, or of solve with and without --made-only or --all-cards
         if made_only and "margin" in result:
             raise ValueError("a line of solve without --made-only")
+        if not made_only and ("cards" in result) != all_cards:
+            raise ValueError(f"a line of solve {'without' if all_cards else 'with'} --all-cards")
         for key in ("nodes", "made") if made_only else ("nodes", "margin"):
             if key not in result:
                 raise KeyError(key)

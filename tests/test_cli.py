@@ -979,13 +979,15 @@ def test_resume_says_why_a_line_is_not_solves(tmp_path: Any) -> None:
     deals.write_text("\n".join(lines) + "\n", encoding="utf-8")
     why = {}
     for name, args in (("made_only", ["solve", "--made-only"]), ("margins", ["solve"]),
-                       ("table", ["table", "--nodes", "1000"])):
+                       ("cards", ["solve", "--all-cards"]), ("table", ["table", "--nodes", "1000"])):
         out = tmp_path / f"{name}.jsonl"
         assert run([args[0], str(deals), *args[1:], "-j", "1", "-o", str(out)]).exit_code == 0
         why[name] = out
     for out, args, reason in ((why["made_only"], [], "no key 'margin'"),
                               (why["table"], [], "no key 'margin'"),
                               (why["margins"], ["--made-only"], "a line of solve without --made-only"),
+                              (why["margins"], ["--all-cards"], "a line of solve without --all-cards"),
+                              (why["cards"], [], "a line of solve with --all-cards"),
                               (why["table"], ["--made-only"], "no key 'made'")):
         line = _one_line_error(run(["solve", str(deals), *args, "-j", "1", "-o", str(out), "--resume"]))
         assert line.endswith(f"line 1: not a line this command writes (with these options): {reason}"), line
