@@ -820,6 +820,13 @@ def view_of(seat: int, hand: CardsLike, *, taker: int, contract: Union[Contract,
                 if suit_of(c) != TRUMPS or is_oudler(c) or (mask | (dog_mask or 0)) >> c & 1:
                     raise RecordError(f"'{card_token(c)}' cannot be a trump shown from the taker's discard",
                                       key="discard", token=card_token(c))
+            # the dog's plain discardable cards are the taker's too: trumps only make up the rest
+            plain = count(rules.discardable(dog_mask or 0) & ~TRUMPS_MASK)
+            if count(aside) > max(0, variant.dog_size - plain):
+                tok = card_token(discard_cards[0])
+                raise RecordError(f"'{tok}' cannot be a trump shown from the taker's discard: the dog alone gave"
+                                  f" him {plain} other cards to discard (trumps only to make up {variant.dog_size},"
+                                  f" here at most {max(0, variant.dog_size - plain)})", key="discard", token=tok)
     elif contract.taker_takes_dog:
         if seat == taker:
             raise RecordError("the taker knows his discard: it is needed", key="discard")

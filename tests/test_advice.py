@@ -737,6 +737,10 @@ DOG = ["--dog", "9H JC T6 T8 T11 T20"]
     (DOG + ["--discard", "JS"], ("key '--discard'", "'JS' cannot be a trump shown")),
     (DOG + ["--discard", "T21"], ("key '--discard'", "'T21' cannot be a trump shown")),  # oudlers stay
     (DOG + ["--discard", "T1"], ("key '--discard'", "'T1' cannot be a trump shown")),
+    # the dog's five plain cards leave the taker room for one trump at most in his discard (the
+    # sampler found no deal, and said so naming neither the key nor the card)
+    (["--dog", "5S 6S 8S 9S 10S T20", "--discard", "T3 T5"],
+     ("key '--discard'", "'T3' cannot be a trump shown", "the dog alone gave him 5 other cards to discard")),
     (["--contract", "garde_sans"] + DOG, ("key '--dog'", "not shown")),
     (["--dog", "9H JC T6 T8 T11 ZZ"], ("key '--dog'", "'ZZ'")),
     (["--seat", "1"] + DOG, ("key '--discard'", "the taker knows his discard")),
@@ -756,6 +760,12 @@ DOG = ["--dog", "9H JC T6 T8 T11 T20"]
 ])
 def test_play_view_errors_name_the_key_and_the_card(args: List[str], fragments: Any) -> None:
     assert_one_line_error(invoke(["play", *DEFENDER_3, *args] + CLI_FAST), *fragments)
+
+
+def test_a_trump_shown_from_the_discard_fits_the_dogs_plain_cards() -> None:
+    # with five plain cards in the dog, one trump shown is possible (the taker had no other)
+    result = invoke(["play", *DEFENDER_3, "--dog", "5S 6S 8S 9S 10S T20", "--discard", "T3", "--json"] + CLI_FAST)
+    assert result.exit_code == 0, result.output
 
 
 def test_a_poignee_with_the_excuse_and_the_dogs_trumps_contradict() -> None:
