@@ -849,7 +849,8 @@ def view_of(seat: int, hand: CardsLike, *, taker: int, contract: Union[Contract,
         for other, other_cards in shown:
             others |= other_cards if other != shower else 0
         for clash, holder in ((mask_of(cards) & mask if shower != seat else 0, f"seat {seat} holds it"),
-                              (mask_of(cards) & others, "another seat showed it")):
+                              (mask_of(cards) & others, "another seat showed it"),
+                              (mask_of(cards) & (aside or 0), "it is in the taker's discard")):
             if clash:
                 tok = card_token(cards_of(clash)[0])
                 raise RecordError(f"seat {shower} shows '{tok}' in a poignée, but {holder}", key=f"poignees[{i}]",

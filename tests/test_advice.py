@@ -754,6 +754,10 @@ DOG = ["--dog", "9H JC T6 T8 T11 T20"]
     # a poignée is shown just before its holder's first card: not before
     (DOG + ["--poignee", "2", "T1 T2 T3 T5 T7 T9 T10 T13 T14 T15"],
      ("key '--poignee[0]'", "seat 2 has played no card yet: his poignée is not shown")),
+    # a trump shown from the discard is in no hand: no poignée shows it (the sampler found no deal,
+    # naming neither the key nor the card's poignée)
+    (DOG + ["--discard", "T3", "--played", "KD 2D T6 8D", "--poignee", "0", "T1 T2 T3 T5 T7 T9 T10 T13 T14 T15"],
+     ("key '--poignee[0]'", "seat 0 shows 'T3' in a poignée, but it is in the taker's discard")),
     # a seat shows one poignée at most, as in a record
     (DOG + ["--played", "KD 2D T6 8D"] + ["--poignee", "0", "T1 T2 T3 T5 T7 T9 T10 T13 T14 T15"] * 2,
      ("key '--poignee[1]'", "seat 0 shows a second poignée")),
