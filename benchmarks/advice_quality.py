@@ -524,4 +524,8 @@ if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import advice_quality
 
-    advice_quality.main()
+    try:
+        advice_quality.main()
+    except KeyboardInterrupt:  # (a saved run keeps every line finished: run again to go on)
+        print("advice_quality: interrupted", file=sys.stderr)
+        sys.exit(130)
