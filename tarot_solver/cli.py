@@ -1386,9 +1386,10 @@ def _require(module: str, extra: str, option: str) -> None:
         raise InputError(f"{option} needs the optional extra: pip install 'tarot-solver[{extra}]'") from None
 
 
-def _check_plot(path: str) -> None:
+def _check_plot(path: str, history: str, output: Optional[str]) -> None:
     """--plot's file, before any work: an image format matplotlib writes (no suffix:
-    matplotlib adds .png), in a directory that exists."""
+    matplotlib adds .png), in a directory that exists, and neither the ``history`` read
+    nor the ``output`` written (the image would overwrite it)."""
     from matplotlib.backend_bases import FigureCanvasBase
 
     formats = FigureCanvasBase.get_supported_filetypes()
@@ -1399,6 +1400,11 @@ def _check_plot(path: str) -> None:
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise InputError(f"--plot {path}: no directory {folder}")
+    image = path if suffix else path.rstrip(".") + ".png"  # (as matplotlib names it)
+    if _same_file(history, image):
+        raise InputError(f"--plot {path} is the input file: its records would be overwritten by the image")
+    if output not in (None, "-") and _same_file(output, image):
+        raise InputError(f"--plot {path} is the --output file: its lines would be overwritten by the image")
     from matplotlib.figure import Figure
 
     figure = Figure()  # (a format whose writer needs more, as .pgf a LaTeX program, fails now, not after the run)
@@ -1461,12 +1467,7 @@ def analyze_command(ctx: click.Context, history: str, output: Optional[str], job
     _check_scheduler_option(ctx, scheduler)
     if plot:
         _require("matplotlib", "plot", "--plot")
-        _check_plot(plot)
-        image = plot if os.path.splitext(plot)[1][1:] else plot.rstrip(".") + ".png"  # (as matplotlib names it)
-        if _same_file(history, image):
-            raise InputError(f"--plot {plot} is the input file: its records would be overwritten by the image")
-        if output not in (None, "-") and _same_file(output, image):
-            raise InputError(f"--plot {plot} is the --output file: its lines would be overwritten by the image")
+        _check_plot(plot, history, output)
     if time_limit is None:
         time_limit = 0.0 if nodes else ANALYZE_TIME_LIMIT
     # --nodes 0 and --time-limit 0 mean no limit: the API's None (its 0 searches nothing)
