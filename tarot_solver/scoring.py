@@ -18,7 +18,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple, Union
 from .cards import EXCUSE, FULL_DECK, HALF_POINTS, NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, cards_of, points
 from .errors import RecordError, plural
 from .rules import discardable
-from .variant import FOUR_PLAYERS, Contract, Variant
+from .variant import FOUR_PLAYERS, Contract, Variant, contract_argument
 
 #: points every contract is worth before the margin is added
 BASE_POINTS = 25
@@ -92,6 +92,11 @@ def margin_points(taker_half_points: int, oudlers: int, variant: Variant = FOUR_
     taker_half_points = _check_int(taker_half_points, "taker half-points", 0, TOTAL_HALF_POINTS,
                                    key="taker_half_points")
     oudlers = _check_int(oudlers, "oudlers", 0, len(OUDLERS), key="oudlers")
+    return _rounded_margin(taker_half_points, oudlers, variant)
+
+
+def _rounded_margin(taker_half_points: int, oudlers: int, variant: Variant) -> int:
+    """:func:`margin_points` of arguments already checked."""
     m = taker_half_points - variant.target_half_points(oudlers)
     whole = (abs(m) + 1) // 2
     return whole if m >= 0 else -whole
@@ -137,12 +142,9 @@ def score(
         raise TypeError(f"variant must be a Variant (variant_for(players)), not {type(variant).__name__}")
     if partner and not variant.partner_share:
         raise RecordError(f"no called partner at {variant.players} players", key="partner")
-    if isinstance(contract, str):
-        try:
-            contract = Contract.parse(contract)
-        except RecordError as e:
-            raise e.located(key="contract") from None
-    elif not isinstance(contract, Contract):
+    if isinstance(contract, (str, Contract)):
+        contract = contract_argument(contract)
+    else:
         raise RecordError(f"unknown contract '{contract}'", key="contract", token=str(contract))
     if petit_au_bout is not None and not isinstance(petit_au_bout, bool):
         raise RecordError(f"petit au bout '{petit_au_bout}' must be True, False or None",
@@ -157,7 +159,7 @@ def score(
     taker_half_points = _check_int(taker_half_points, "taker half-points", 0, TOTAL_HALF_POINTS,
                                    key="taker_half_points")
     oudlers = _check_int(oudlers, "oudlers", 0, len(OUDLERS), key="oudlers")
-    margin = margin_points(taker_half_points, oudlers, variant)
+    margin = _rounded_margin(taker_half_points, oudlers, variant)
     check_possible(contract, taker_half_points, oudlers, petit_au_bout=petit_au_bout, poignees=poignees,
                    slam=slam, variant=variant, partner=partner)
     return score_margin(contract, margin, petit_au_bout=petit_au_bout, poignees=poignees, slam=slam,
