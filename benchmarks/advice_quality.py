@@ -226,7 +226,7 @@ def quality(args: argparse.Namespace) -> None:
     jobs = [(d, q, args.eval_budget, args.eval_margin_budget, 256, (-math.inf, math.inf))
             for d in chosen for q in FAMILIES if (d.index, q) not in saved.real]
     _ask_real(saved, jobs, args.jobs, t0)
-    report_quality(saved, f" -j {args.jobs}` ({time.strftime('%Y-%m-%d')}, {(time.monotonic() - t0) / 60:.0f} min)")
+    report_quality(saved, f" -j {args.jobs}`{_when(t0)}")
 
 
 def settle(args: argparse.Namespace) -> None:
@@ -252,8 +252,12 @@ def settle(args: argparse.Namespace) -> None:
     t0 = time.monotonic()
     _ask_real(saved, jobs, args.jobs, t0)
     report_quality(saved, f"`; then `settle {args.file} --eval-budget {args.eval_budget} --eval-margin-budget"
-                          f" {args.eval_margin_budget} --table-mb {args.table_mb} -j {args.jobs}`"
-                          f" ({time.strftime('%Y-%m-%d')}, {(time.monotonic() - t0) / 60:.0f} min)")
+                          f" {args.eval_margin_budget} --table-mb {args.table_mb} -j {args.jobs}`{_when(t0)}")
+
+
+def _when(t0: float) -> str:
+    """' (date, minutes)' of a run started at ``t0`` (time.monotonic), after its command line."""
+    return f" ({time.strftime('%Y-%m-%d')}, {(time.monotonic() - t0) / 60:.0f} min)"
 
 
 def report(args: argparse.Namespace) -> None:
