@@ -1005,6 +1005,20 @@ def test_bids_spelled_as_contracts_are_read(bids: str, expected: List[str]) -> N
     assert json.loads(result.stdout)["bids"] == expected
 
 
+def test_a_dealer_against_the_records_bids_is_refused() -> None:
+    # the record's bids went round from its dealer's (2) right: read from seat 0's, seat 1 was
+    # advised as the first to bid, with the bids of seats 3 and 0 dropped
+    deal = str(EXAMPLES / "deal.json")
+    common = ["--worlds", "1", "--node-budget", "1000", "-j", "1", "--json"]
+    result = run(["bid", deal, "--dealer", "0", *common])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "key '--dealer'" in result.output and "(dealer 2)" in result.output and "token '0'" in result.output
+    for args, bids in ((["--dealer", "2"], ["pass", "pass"]), (["--dealer", "0", "--bids", ""], [])):
+        result = run(["bid", deal, *args, *common])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["bids"] == bids
+
+
 @pytest.mark.parametrize("command", ["bid", "discard", "play", "solve", "table"])
 def test_a_directory_as_input_is_named_so(command: str, tmp_path: Path) -> None:
     # alike in every command (bid's said "neither a file nor a hand of cards")
