@@ -1761,7 +1761,7 @@ def _raise_skipped(skipped: List[int], noun: str) -> None:
 def convert_command(paths: Tuple[str, ...], output: Optional[str], strict: bool) -> None:
     """Convert TarotClub played-deal logs into deal records (JSON Lines).
 
-    PATHS are log files or directories of them (their *.json files, by name).
+    PATHS are log files or directories of them (their *.json files, by name, hidden ones aside).
     A bad log is reported and skipped (exit status 2 at the end), unless --strict.
     """
     if "-" in paths:

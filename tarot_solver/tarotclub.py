@@ -303,11 +303,12 @@ def read_log(path: "os.PathLike[str] | str") -> DealRecord:
 
 def log_files(paths: "Iterable[os.PathLike[str] | str] | os.PathLike[str] | str") -> List[Path]:
     """The files to convert: each file given, and the ``*.json`` files of each directory
-    (sorted by name, which TarotClub makes the time order); one path alone is taken as such."""
+    (sorted by name, which TarotClub makes the time order; hidden ones, such as the
+    ``._*.json`` a Mac leaves on shared drives, left out); one path alone is taken as such."""
     out: List[Path] = []
     for p in map(Path, [paths] if isinstance(paths, (str, os.PathLike)) else paths):
         if p.is_dir():
-            logs = sorted(p.glob("*.json"))
+            logs = sorted(f for f in p.glob("*.json") if not f.name.startswith("."))
             if not logs:
                 raise RecordError("no TarotClub log (*.json) in this directory", file=os.fspath(p))
             out.extend(logs)

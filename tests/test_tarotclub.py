@@ -366,3 +366,15 @@ def test_convert_refuses_to_overwrite_a_log_and_an_empty_directory(tmp_path: Pat
 
 def test_log_files_takes_one_path_alone() -> None:
     assert tarotclub.log_files(str(DATA)) == tarotclub.log_files([DATA]) == sorted(DATA.glob("*.json"))
+
+
+def test_a_directorys_hidden_files_are_not_logs(tmp_path: Path) -> None:
+    # a Mac leaves '._NAME.json' resource files beside each log on a shared drive: reading them
+    # as logs reported one bad record per game; a hidden file named on its own is still read
+    log = tmp_path / "h01.json"
+    log.write_bytes((DATA / "h01_slam.json").read_bytes())
+    (tmp_path / "._h01.json").write_bytes(b"\x00\x05\x16\x07 Mac OS X")
+    assert tarotclub.log_files(tmp_path) == [log]
+    assert tarotclub.log_files([tmp_path / "._h01.json"]) == [tmp_path / "._h01.json"]
+    result = CliRunner().invoke(main, ["convert", str(tmp_path)])
+    assert result.exit_code == 0 and json.loads(result.stdout)["id"] == "h01"
