@@ -38,6 +38,13 @@ print(json.dumps({{"build": _core.BUILD, "answers": answers}}))
 """
 
 
+def child_env(**changes: str) -> dict:
+    """This environment without the TAROT_CORE the suite may run under, with ``changes``."""
+    env = {k: v for k, v in os.environ.items() if k != "TAROT_CORE"}
+    env.update(changes)
+    return env
+
+
 def answers(env: dict) -> Tuple[str, List[List[float]]]:
     proc = subprocess.run([sys.executable, "-c", ANSWERS.format(tests=str(TESTS))], capture_output=True,
                           text=True, env=env, timeout=300, cwd=tempfile.gettempdir())  # (not the source tree)
@@ -46,32 +53,46 @@ def answers(env: dict) -> Tuple[str, List[List[float]]]:
     return out["build"], out["answers"]
 
 
+def build_in_use(env: dict) -> Tuple[str, str]:
+    """The build a fresh process searches with under ``env``, and its stderr."""
+    code = "import warnings, tarot_solver; print(tarot_solver._core.BUILD)"
+    proc = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True, env=env,
+                          timeout=60, cwd=tempfile.gettempdir())
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip(), proc.stderr
+
+
+# (each in a fresh process: the suite itself may run under TAROT_CORE=portable, and the
+# tree may hold a TAROT_MARCH or TAROT_DEBUG build beside a variant left by an earlier
+# default build, which the package then rightly leaves alone)
 def test_the_core_in_use_is_the_fastest_this_cpu_runs() -> None:
-    if _core.BUILD == "x86-64-v3":
-        assert _core.cpu_has_x86_64_v3()
+    default, _ = build_in_use(child_env())
+    base, _ = build_in_use(child_env(TAROT_CORE="portable"))  # (the package's own core, whatever its build)
+    if default == "x86-64-v3":
+        assert _core.cpu_has_x86_64_v3() and base == "portable"
     built = VARIANT.is_dir() and any(VARIANT.glob("_core*"))
-    if built and _core.cpu_has_x86_64_v3() and os.environ.get("TAROT_CORE") != "portable":
-        assert _core.BUILD == "x86-64-v3"
+    if base == "portable" and built and _core.cpu_has_x86_64_v3():
+        assert default == "x86-64-v3"
+    else:
+        assert default == base
 
 
 def test_the_portable_core_answers_as_the_one_in_use() -> None:
-    if _core.BUILD != "x86-64-v3":
-        pytest.skip(f"the core in use is the {_core.BUILD} build; there is no other to compare")
-    build, ours = answers(dict(os.environ))
+    default, _ = build_in_use(child_env())
+    if default != "x86-64-v3":
+        pytest.skip(f"the core in use is the {default} build; there is no other to compare")
+    build, ours = answers(child_env())
     assert build == "x86-64-v3"
-    build, theirs = answers(dict(os.environ, TAROT_CORE="portable"))
+    build, theirs = answers(child_env(TAROT_CORE="portable"))
     assert build == "portable"
     assert theirs == ours
     assert sum(n for _, n in ours) > 100_000  # (deep enough to search, not only to bound)
 
 
 def test_tarot_core_takes_portable_in_any_case_and_warns_of_other_values() -> None:
-    code = "import warnings, tarot_solver; print(tarot_solver._core.BUILD)"
-    for value, build, warned in (("PORTABLE", "portable", False), ("x86-64-v3", _core.BUILD, True),
-                                 ("", _core.BUILD, False)):
-        if build == "portable" and _core.BUILD != "x86-64-v3":
-            build = _core.BUILD  # (a native or debug build is used as it is)
-        proc = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True,
-                              env=dict(os.environ, TAROT_CORE=value), timeout=60, cwd=tempfile.gettempdir())
-        assert proc.returncode == 0 and proc.stdout.strip() == build, proc.stderr
-        assert ("TAROT_CORE='x86-64-v3' is ignored: its one value is 'portable'" in proc.stderr) is warned, proc.stderr
+    default, _ = build_in_use(child_env())
+    base, _ = build_in_use(child_env(TAROT_CORE="portable"))
+    for value, build, warned in (("PORTABLE", base, False), ("x86-64-v3", default, True), ("", default, False)):
+        got, stderr = build_in_use(child_env(TAROT_CORE=value))
+        assert got == build, stderr
+        assert ("TAROT_CORE='x86-64-v3' is ignored: its one value is 'portable'" in stderr) is warned, stderr
