@@ -14,13 +14,41 @@ from pathlib import Path
 
 __version__ = "0.1.0"
 
+def _built_elsewhere(here: Path) -> "Path | None":
+    """Where Python finds another ``tarot_solver`` with its core built, past this
+    one (a source checkout that hides the installed package), if anywhere."""
+    try:  # (only to word the error: never an error of its own)
+        finders = [f for f in sys.meta_path if f is not importlib.machinery.PathFinder]  # (an editable install's)
+        path = [p for p in sys.path if isinstance(p, str) and (Path(p or ".") / __name__).resolve() != here.resolve()]
+        for spec in [importlib.machinery.PathFinder.find_spec(__name__, path)] + [
+                getattr(f, "find_spec", lambda *a: None)(__name__, None) for f in finders]:
+            if spec is None or spec.origin is None:
+                continue
+            there = Path(spec.origin).parent
+            if there.resolve() != here.resolve() and any(
+                    (there / ("_core" + s)).is_file() for s in importlib.machinery.EXTENSION_SUFFIXES):
+                return there
+    except Exception:
+        pass
+    return None
+
+
 try:
     from . import _core
 except ImportError as exc:  # pragma: no cover - exercised only on a broken install
     from .errors import ExtensionMissingError
 
+    _here = Path(__file__).parent
+    _there = _built_elsewhere(_here)
+    if _there is not None:
+        raise ExtensionMissingError(
+            f"tarot_solver's compiled core (tarot_solver._core) is not built in {_here}, the source checkout"
+            f" Python imported the package from (the current directory, or PYTHONPATH, comes first on sys.path)"
+            f" instead of the package installed, with its core, in {_there}: run from another directory, or"
+            " build this checkout in place ('pip install -e .', or 'python setup.py build_ext --inplace')"
+        ) from exc
     raise ExtensionMissingError(
-        f"tarot_solver's compiled core (tarot_solver._core) is not built in {Path(__file__).parent}: install"
+        f"tarot_solver's compiled core (tarot_solver._core) is not built in {_here}: install"
         " the package with 'pip install .' (or 'pip install -e .'), or, in a source checkout, run 'python setup.py"
         " build_ext --inplace' (it needs Cython>=3.1, setuptools>=77 and a C compiler); where the package is"
         " installed, a source checkout in the current directory hides it"

@@ -96,3 +96,29 @@ def test_tarot_core_takes_portable_in_any_case_and_warns_of_other_values() -> No
         got, stderr = build_in_use(child_env(TAROT_CORE=value))
         assert got == build, stderr
         assert ("TAROT_CORE='x86-64-v3' is ignored: its one value is 'portable'" in stderr) is warned, stderr
+
+
+SHADOWED = """
+import sys
+# (not an editable install's finder, which would lend the checkout the core it lacks)
+sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, "__module__", "").startswith("__editable__")]
+sys.path[:0] = [{checkout!r}, {installed!r}]
+import tarot_solver
+"""
+
+
+def test_an_unbuilt_checkout_that_hides_the_installed_package_names_both(tmp_path: Path) -> None:
+    # README's Quick start installs with 'pip install .'; its Python example, run from
+    # the checkout, then imports the checkout's unbuilt sources, not the installed package
+    package = Path(tarot_solver.__file__).parent
+    (tmp_path / "tarot_solver").mkdir()
+    for source in package.glob("*.py"):
+        (tmp_path / "tarot_solver" / source.name).write_bytes(source.read_bytes())
+    code = SHADOWED.format(checkout=str(tmp_path), installed=str(package.parent))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          cwd=tempfile.gettempdir())
+    assert proc.returncode == 1
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith("tarot_solver.errors.ExtensionMissingError: ")
+    assert f"not built in {tmp_path / 'tarot_solver'}, the source checkout" in last
+    assert f"installed, with its core, in {package}: run from another directory" in last
