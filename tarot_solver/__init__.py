@@ -14,6 +14,7 @@ from pathlib import Path
 
 __version__ = "0.1.0"
 
+
 def _built_elsewhere(here: Path) -> "Path | None":
     """Where Python finds another ``tarot_solver`` with its core built, past this
     one (a source checkout that hides the installed package), if anywhere."""
@@ -84,6 +85,24 @@ def _for_this_cpu(portable: "types.ModuleType") -> "types.ModuleType":
 
 
 _core = _for_this_cpu(_core)
+
+
+def _warn_if_stale(core: "types.ModuleType") -> None:
+    """In a source checkout, warn where the compiled core was built from another
+    ``ext/_core.pyx`` (edited since, and not rebuilt): it would answer as the old source."""
+    source = Path(__file__).parent.parent / "ext" / "_core.pyx"
+    if core.SOURCE and source.is_file():
+        import hashlib
+
+        if hashlib.sha256(source.read_bytes()).hexdigest()[:16] != core.SOURCE:  # (as setup.py stamps it)
+            import warnings
+
+            warnings.warn(f"tarot_solver's compiled core was built from another version of {source}: rebuild it"
+                          " ('python setup.py build_ext --inplace', or 'pip install -e .')", RuntimeWarning,
+                          stacklevel=2)
+
+
+_warn_if_stale(_core)
 
 from .cards import card_token, cards_of, mask_of, parse_card, parse_cards, tokens  # noqa: E402
 from .errors import CardError, IllegalMoveError, RecordError, TarotError  # noqa: E402

@@ -4,8 +4,10 @@ exercise, answers exactly as it does, node for node."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -122,3 +124,20 @@ def test_an_unbuilt_checkout_that_hides_the_installed_package_names_both(tmp_pat
     assert last.startswith("tarot_solver.errors.ExtensionMissingError: ")
     assert f"not built in {tmp_path / 'tarot_solver'}, the source checkout" in last
     assert f"installed, with its core, in {package}: run from another directory" in last
+
+
+def test_a_core_built_from_another_source_is_warned_of(tmp_path: Path) -> None:
+    # a checkout whose ext/_core.pyx was edited and not rebuilt answers as the old source:
+    # the import says so; a built copy of the same source does not
+    package = Path(tarot_solver.__file__).parent
+    shutil.copytree(package, tmp_path / "tarot_solver", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "ext").mkdir()
+    source = (TESTS.parent / "ext" / "_core.pyx").read_bytes()
+    assert hashlib.sha256(source).hexdigest()[:16] == _core.SOURCE, "the core tested is not this checkout's: rebuild"
+    code = "import tarot_solver; print(tarot_solver._core.BUILD)"
+    for text, warned in ((source, False), (source + b"\n# edited\n", True)):
+        (tmp_path / "ext" / "_core.pyx").write_bytes(text)
+        proc = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True,
+                              env=child_env(PYTHONPATH=str(tmp_path)), timeout=60, cwd=tempfile.gettempdir())
+        assert proc.returncode == 0, proc.stderr
+        assert ("compiled core was built from another version of" in proc.stderr) is warned, proc.stderr
