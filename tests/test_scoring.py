@@ -284,6 +284,11 @@ def test_half_point_short_flips_petit_and_poignee_sides():
     (("garde", 0, 3), {}, "taker_half_points", "0 points with 3 oudlers: only 13 to 91 are possible"),
     (("garde", 80, 0), {"petit_au_bout": True}, "petit_au_bout", "a Petit au bout for the attack"),
     (("garde", 130, 2), {"poignees": [2, 2]}, "poignees", "poignées of 30 trumps in all"),
+    # a slam leaves the camp that won no trick no Petit au bout (the oudlers alone allow it)
+    (("garde", 47, 1), {"slam": "defence", "petit_au_bout": True}, "petit_au_bout",
+     "a Petit au bout for the attack, but a defence slam leaves the taker no trick"),
+    (("garde", 174, 2), {"slam": "announced-made", "petit_au_bout": False}, "petit_au_bout",
+     "a Petit au bout for the defence, but the taker's slam leaves the defence no trick"),
 ])
 def test_what_no_deal_ends_in_is_refused(args, kwargs, key, fragment):
     # as the command line refuses it (tests/test_cli.py: test_score_bad_values)
