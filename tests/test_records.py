@@ -417,6 +417,23 @@ def test_bad_poignees(deal_obj: Dict[str, Any]) -> None:
     assert "expected a list of poignées, got a string" in str(error_of(deal_obj))
 
 
+def test_the_taker_shows_a_poignee_from_his_hand_after_the_discard() -> None:
+    # playing_hand: the taker's poignée is checked against his hand less his discard.
+    # Three plain cards to discard, so three trumps go with them (T2 T3 T4): he keeps 14
+    # trumps and the Excuse, a triple poignée with the Excuse (no trump held back, the
+    # discarded ones are not held), and may not show a trump he discarded.
+    taker_and_dog = ["KS", "KH", "KD", "T1", "T21", "EX", "2S", "3S", "4S"] + [f"T{n}" for n in range(2, 17)]
+    discard = ["2S", "3S", "4S", "T2", "T3", "T4"]
+    rest = [card_token(c) for c in range(78) if card_token(c) not in taker_and_dog]
+    obj = {"hands": [taker_and_dog[6:], rest[:18], rest[18:36], rest[36:]], "dog": taker_and_dog[:6],
+           "taker": 0, "contract": "garde", "discard": discard}
+    kept = ["T1", "T21"] + [f"T{n}" for n in range(5, 17)]
+    obj["poignees"] = [{"seat": 0, "trumps": kept + ["EX"]}]
+    assert DealRecord.from_json(obj).poignee_levels() == [2]
+    message = _poignee_case(obj, 0, kept + ["T2"])
+    assert "key 'poignees[0].trumps'" in message and "'T2' shown in a poignée is not in the player's hand" in message
+
+
 def test_second_poignee_of_a_seat() -> None:
     record = next(r for r in read_records(EXAMPLES / "history.jsonl") if r.poignees)
     obj = record.to_json()
