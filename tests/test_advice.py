@@ -18,7 +18,7 @@ from tarot_solver.advice import Outcome, ask, margin_score, summarize, wilson
 from tarot_solver.cards import OUDLERS, cards_of, mask_of, parse_cards, tokens
 from tarot_solver.cli import main
 from tarot_solver.errors import Interrupted, RecordError, TarotError
-from tarot_solver.handcount import simple_discard
+from tarot_solver.handcount import best_taker, contract_for, hand_count, simple_discard
 from tarot_solver.notation import format_hand, parse_hand
 from tarot_solver.records import DealRecord, read_records
 from tarot_solver.variant import CONTRACTS, Contract
@@ -288,6 +288,30 @@ def test_discard_candidates_are_legal_distinct_and_start_with_the_policy() -> No
     for c in cands:
         rules.check_discard(full, c)
     assert advice.discard_candidates(full, limit=2) == cands[:2]
+
+
+@pytest.mark.parametrize("hand, count", [
+    # trumps 6x2, the 21 10, the Excuse 8, the Petit with six trumps 7, majors T20 T16 2;
+    # spades: king with its queen 10, five cards 5; hearts: a bare king 6; diamonds:
+    # queen 3, knight 2, jack 1; clubs: a singleton 3
+    ("T21 T20 T16 T15 T2 T1 EX KS QS 2S 3S 4S KH 1H QD CD JD 1C", 69),
+    # trumps 5x2, the Petit with five trumps 5, seven spades 9, a club void 6
+    ("T1 T3 T5 T7 T9 1S 2S 3S 4S 5S 6S 7S 1H 2H 3H 1D 2D 3D", 30),
+    # the Petit with four trumps counts nothing; six hearts 7, two voids
+    ("T1 T2 T3 T4 1S 2S 3S 4S 5S 6S 1H 2H 3H 4H 5H 6H 7H 8H", 8 + 7 + 9 + 12),
+])
+def test_hand_count_follows_the_documented_scale(hand: str, count: int) -> None:
+    # the scale of tarot_solver/handcount.py's docstring, counted by hand
+    assert hand_count(mask_of(parse_cards(hand))) == count
+
+
+def test_hand_count_thresholds_and_ties() -> None:
+    # pass under 40, prise 40-55, garde 56-70, garde sans 71-80, garde contre above 80
+    assert [contract_for(p) for p in (39, 40, 55, 56, 70, 71, 80, 81)] == [
+        None, Contract.PRISE, Contract.PRISE, Contract.GARDE, Contract.GARDE, Contract.GARDE_SANS,
+        Contract.GARDE_SANS, Contract.GARDE_CONTRE]
+    strong, weak = mask_of(STRONG), mask_of(WEAK)
+    assert best_taker([weak, strong, strong, weak]) == 1  # the lowest seat on ties
 
 
 def test_a_kingless_suit_of_the_dogs_size_is_voided() -> None:
