@@ -107,6 +107,11 @@ def test_partial_play_and_states(game_obj: Dict[str, Any]) -> None:
     assert state.tricks_done == 2 and len(state.trick) == 2
     with pytest.raises(RecordError, match="not complete: 10 of 72 cards played"):
         record.final_state()
+    # one card short of the end is not the end either
+    record = DealRecord.from_json(dict(game_obj, played=game_obj["played"][:-1]))
+    assert not record.is_complete and len(record.position().trick) == 3
+    with pytest.raises(RecordError, match="not complete: 71 of 72 cards played"):
+        record.final_state()
 
 
 def test_leader_defaults(deal_obj: Dict[str, Any]) -> None:
