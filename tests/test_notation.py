@@ -104,6 +104,17 @@ def test_a_deal_without_its_dog_says_so(name: str, players: int) -> None:
     assert f"({players + 1} parts at {players} players)" in str(info.value)
 
 
+def test_format_deal_writes_the_leader(deal_obj: Dict[str, Any]) -> None:
+    # the last option format_deal writes, and parse_deal reads back
+    record = DealRecord.from_json(deal_obj)
+    right = (record.dealer + 1) % 4
+    text = format_deal(record.hands, record.dog, dealer=record.dealer, leader=right)
+    assert text.startswith(f"dealer={record.dealer} leader={right} / ")
+    fields = parse_deal(text)
+    assert fields["leader"] == right and DealRecord(**fields).first_leader == right
+    assert format_deal(**fields) == text
+
+
 def test_deal_options_may_share_the_first_part(deal_obj: Dict[str, Any]) -> None:
     record = DealRecord.from_json(deal_obj)
     text = format_deal(record.hands, record.dog, dealer=1, contract="garde_sans", taker=2)
