@@ -280,6 +280,26 @@ def test_discard_and_poignee_knowledge_of_a_defender() -> None:
     assert record_constraints(record, 0).known[ASIDE] == discard
 
 
+def test_the_dealt_hands_of_a_world_leave_the_dog_out_of_the_takers() -> None:
+    # Constraints.dealt_hands (the hands the Petit sec check reads): the taker's hand now,
+    # plus his played cards and the discard, less the dog he took (T17 T18 T19 kept here)
+    record = DealRecord.from_json(trumpy_deal())
+    dog = mask_of(record.dog)
+    for seat in (0, 2):
+        c = record_constraints(record, seat)
+        sampler = Sampler(c)
+        for i in range(10):
+            dealt = c.dealt_hands(sampler.sample(world_rng(3, i)))
+            assert [count(h) for h in dealt] == [18] * 4 and not dealt[0] & dog
+            union = dog
+            for h in dealt:
+                assert not union & h
+                union |= h
+            assert union == FULL_DECK
+            if seat == 0:  # the taker knows his hand as dealt
+                assert dealt[0] == mask_of(record.hands[0])
+
+
 def test_a_defender_never_sees_a_king_or_an_oudler_in_the_discard() -> None:
     """Kings and oudlers (the Excuse too) may not be discarded: no defender's world puts one aside."""
     never = mask_of(parse_cards("KS KH KD KC")) | OUDLERS_MASK
