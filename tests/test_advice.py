@@ -314,6 +314,16 @@ def test_hand_count_thresholds_and_ties() -> None:
     assert best_taker([weak, strong, strong, weak]) == 1  # the lowest seat on ties
 
 
+def test_simple_discard_voids_the_shortest_suits_then_banks_points() -> None:
+    # handcount.simple_discard: spades (2) then hearts (3) are voided, shortest first; the
+    # clubs (4) no longer fit, the diamonds hold a king; the last card is the most valuable
+    # of the shortest suit left, the queen of clubs
+    hand_and_dog = parse_cards("1S 2S 3H 4H 5H KD QD CD JD 1D 2D 3D QC 1C 2C 3C T21 T1 EX T5 T6 T7 T8 T9")
+    discard = simple_discard(mask_of(hand_and_dog))
+    assert discard == sorted(parse_cards("1S 2S 3H 4H 5H QC"))
+    rules.check_discard(mask_of(hand_and_dog), discard)
+
+
 def test_a_kingless_suit_of_the_dogs_size_is_voided() -> None:
     hand_and_dog = mask_of(parse_cards("1S 2S 4H 8H JH CH 2D 8D JD 1C 3C 4C 5C 9C 10C T3 T8 T9"
                                        " T10 T16 T19 T20 T21 EX"))
