@@ -157,6 +157,14 @@ def test_a_world_s_related_questions_narrow_each_other_soundly() -> None:
     assert skipped and narrowed
 
 
+def test_a_bracket_cut_to_a_margin_of_zero_or_more_is_made() -> None:
+    # a margin of exactly 0 makes the contract: a bracket proven elsewhere that starts at 0 decides it
+    undecided = Outcome(None, -5.0, 10.0, 7)
+    assert advice._narrowed(undecided, 0.0, 20.0) == Outcome(True, 0.0, 10.0, 7)
+    assert advice._narrowed(undecided, -20.0, -0.5) == Outcome(False, -5.0, -0.5, 7)
+    assert advice._narrowed(undecided, -0.5, 20.0).made is None
+
+
 # Bid advice ----------------------------------------------------------------------------------
 
 
