@@ -118,6 +118,17 @@ def test_best_bid_from_score_bounds() -> None:
     assert row(garde=(60, 60), garde_sans=(-10, 60)).best == (Contract.GARDE,)  # nothing can beat it
 
 
+def test_a_table_is_complete_only_when_every_margin_is_exact() -> None:
+    def table(*bounds: Any) -> ddtable.DDTable:
+        cells = {c: Cell(c, b, (0, 0), None) for c, b in zip(Contract, bounds)}
+        row = Row(0, (), None, None, cells, 0, 0.0)
+        return ddtable.DDTable(None, record("deal.json").variant, 3, 0, None, None, [row], 0, 1)
+
+    assert table((5.0, 5.0), (5.0, 5.0), (-3.5, -3.5), (-10.0, -10.0)).complete
+    assert not table((5.0, 5.0), (5.0, 5.0), (-3.5, -3.5), (-12.0, -10.0)).complete
+    assert not table((0.0, 10.0), (0.0, 10.0), (-3.5, -3.5), (-10.0, -10.0)).complete
+
+
 def test_tables_do_not_depend_on_the_workers() -> None:
     deals = [record("deal.json"), record("three.json")]
     one = list(dd_tables(deals, node_limit=20_000, jobs=1))
@@ -147,6 +158,17 @@ def test_the_best_of_several_discards() -> None:
     assert max(tried) == 4  # (fewer where the rules leave little choice)
     with pytest.raises(ValueError, match="discards"):
         dd_table(deal, discards=0)
+
+
+def test_discards_of_equal_bounds_show_the_first_tried(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every candidate proven alike: the discard shown is the first (the record's own for its taker)
+    deal = record("deal.json")
+    monkeypatch.setattr(ddtable, "ask", lambda *args: ddtable.Outcome(True, 5.0, 5.0, 1))
+    table = dd_table(deal, node_limit=0, discards=3)
+    for row in table.rows:
+        full = sum(1 << c for c in deal.hands[row.taker]) | sum(1 << c for c in deal.dog)
+        first = tuple(deal.discard) if row.taker == deal.taker else discard_candidates(full, 1, deal.variant)[0]
+        assert row.discard == first and row.cells[Contract.GARDE].margin_bounds == (5.0, 5.0)
 
 
 def test_chosen_seats_give_their_rows_as_in_the_whole_table() -> None:
