@@ -28,7 +28,7 @@ import pytest
 from click.testing import CliRunner
 
 from tarot_solver import history
-from tarot_solver.cards import card_token, count
+from tarot_solver.cards import card_token, cards_of, count
 from tarot_solver.cli import main
 from tarot_solver.errors import RecordError, WorkerError
 from tarot_solver.history import AnalysisOptions, GameAnalysis, Summary, analyze_game, card_cost, narrow, settle
@@ -202,6 +202,29 @@ def test_an_exact_cost_has_a_best_card_that_keeps_the_value() -> None:
         after = positions[m.index].copy()
         after.play(m.best)
         assert Solver(64).solve(after, pv=False).margin * 2 == result.values[m.index][0], m
+
+
+def test_the_card_probed_to_keep_an_exact_value_is_the_first_that_does() -> None:
+    # the last five tricks of h01, for the taker and the defenders alike: the probe finds the
+    # first other legal card whose exact value after it is the position's (a margin of exactly
+    # the value keeps it), or none
+    game, solver, found = GAMES[0], Solver(16), 0
+    state = game.opening_state()
+    played = game.played or []
+    for i, card in enumerate(played):
+        if i >= len(played) - 5 * game.variant.players and count(state.legal()) > 1:
+            value = int(solver.solve(state, pv=False).margin * 2)
+            keeping = []
+            for other in cards_of(state.legal() & ~(1 << card)):
+                after = state.copy()
+                after.play(other)
+                if int(solver.solve(after, pv=False).margin * 2) == value:
+                    keeping.append(other)
+            got = history._keeping_card(Solver(16), state, card, value, state.taker_to_play, AnalysisOptions())
+            assert got == (keeping[0] if keeping else None), (i, keeping, got)
+            found += got is not None and not state.taker_to_play
+        state.play(card)
+    assert found  # (a defender's card among them)
 
 
 def test_result_line_matches_replay_and_does_not_depend_on_the_table() -> None:
