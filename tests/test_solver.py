@@ -1943,6 +1943,26 @@ def test_a_card_is_bounded_by_the_position_on_the_side_on_turn() -> None:
     assert tightened > 20, tightened
 
 
+def test_a_card_is_bounded_by_the_position_when_the_taker_is_on_turn() -> None:
+    # the taker's side of the rule above: no card of his is worth more than the position's
+    # static upper bound, though its own static bounds are often looser
+    rng = random.Random(12)
+    tightened = 0
+    for _ in range(6):
+        st = random_position(rng, 12)
+        while not st.camps[st.to_play]:
+            st.play(rng.choice(cards.cards_of(st.legal())))
+        hi = Solver(1).solve(st, node_limit=0).margin_bounds[1]
+        r = Solver(16).solve(st, all_cards=True, node_limit=0, pv=False)
+        assert r.cards is not None
+        for card, value in r.cards.items():
+            assert value.margin_bounds[1] <= hi
+            child = st.copy()
+            child.play(card)
+            tightened += Solver(1).solve(child, node_limit=0).margin_bounds[1] > hi
+    assert tightened > 0
+
+
 def test_all_cards_is_complete_only_when_every_card_is() -> None:
     # the position's bounds can meet before every card's value is proven (h13-trick9)
     state = _endgame(12)
