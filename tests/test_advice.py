@@ -356,6 +356,20 @@ def test_equal_expected_scores_rank_the_likelier_make_first(monkeypatch: pytest.
     assert not res.candidates[0].policy and res.recommendation == res.candidates[0].discard
 
 
+def test_the_worlds_are_played_from_the_dealer_s_right(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first lead is the dealer's right, for the bid advice and the discard advice alike
+    seen = []
+
+    def run(constraints: Any, questions: Any, *, taker: int, leader: int, **kwargs: Any) -> Any:
+        seen.append((taker, leader))
+
+    monkeypatch.setattr(advice, "_run", run)
+    advice.bid_advice(STRONG, seat=2, dealer=0, bids=["pass"], progress=None)
+    advice.discard_advice(EXAMPLE_HAND, EXAMPLE_DOG, "garde", seat=2, dealer=0, progress=None)
+    advice.discard_advice(EXAMPLE_HAND, EXAMPLE_DOG, "garde", seat=1, progress=None)  # dealt by seat 0
+    assert seen == [(2, 1), (2, 1), (1, 1)]
+
+
 def test_forced_discard_has_one_candidate() -> None:
     hand = parse_cards("T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 T14 T15 T16 KS KH KD")
     full = mask_of(hand + parse_cards("1S 2S 3S T17 T18 T19"))
