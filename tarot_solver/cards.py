@@ -156,6 +156,13 @@ def split_tokens(text: str) -> List[str]:
     return [t for t in re.split(r"[\s,]+", text.strip()) if t]
 
 
+def card_argument(card: Union[int, str]) -> int:
+    """A card given as a number (numpy's integers too) or a token, as an int; raises
+    :class:`CardError` for a token or number that is not a card, TypeError for a value of
+    another type."""
+    return parse_card(card) if isinstance(card, str) else _card_number(card)
+
+
 def parse_cards(cards: CardsLike, *, allow_duplicates: bool = False, name: str = "cards") -> List[int]:
     """Parse tokens given as a list or as one string separated by spaces or commas.
 

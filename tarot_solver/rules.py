@@ -30,13 +30,13 @@ from .cards import (
     TRUMPS,
     TRUMPS_MASK,
     CardsLike,
+    card_argument,
     card_token,
     cards_of,
     count,
     is_king,
     is_oudler,
     mask_of,
-    parse_card,
     parse_cards,
     points,
     rank_of,
@@ -215,9 +215,7 @@ class PlayState:
         """Play ``card`` (a number or a token) for the seat on turn; raises
         :class:`IllegalMoveError`, :class:`CardError` for a token or number that is not a
         card, and TypeError for a value of another type."""
-        card = parse_card(card) if isinstance(card, str) else card
-        card_token(card)  # (a number that is not a card raises here)
-        card = int(card)  # (numpy's integers: shifted within 64 bits, the cards above T7 would be lost)
+        card = card_argument(card)  # (numpy's integers as ints: shifted within 64 bits, the cards above T7 were lost)
         seat = self.to_play
         if self.over:
             raise IllegalMoveError(f"card '{card_token(card)}' played after the end of the game",
@@ -403,9 +401,7 @@ def partner_of(hands: Sequence[int], taker: int, called: Union[None, int, str]) 
     alone), or nothing is called.  Raises :class:`CardError` for what is not a card."""
     if called is None:
         return None
-    called = parse_card(called) if isinstance(called, str) else called
-    card_token(called)  # (a number that is not a card raises here, as in PlayState.play)
-    called = int(called)
+    called = card_argument(called)
     holder = next((s for s, h in enumerate(hands) if h >> called & 1), None)
     return None if holder == taker else holder
 
