@@ -89,10 +89,14 @@ def margin_points(taker_half_points: int, oudlers: int, variant: Variant = FOUR_
     up (the half point goes to the camp that wins the contract): 40.5 points with
     two oudlers fails by 1, 41.5 makes by 1, exactly 41 makes by 0.
     """
-    taker_half_points = _check_int(taker_half_points, "taker half-points", 0, TOTAL_HALF_POINTS,
-                                   key="taker_half_points")
-    oudlers = _check_int(oudlers, "oudlers", 0, len(OUDLERS), key="oudlers")
-    return _rounded_margin(taker_half_points, oudlers, variant)
+    return _rounded_margin(*_checked_points(taker_half_points, oudlers), variant)
+
+
+def _checked_points(taker_half_points: int, oudlers: int) -> Tuple[int, int]:
+    """The taker's half-points and oudlers as ints, each a :class:`RecordError` keyed by
+    its argument unless an integer in its range."""
+    return (_check_int(taker_half_points, "taker half-points", 0, TOTAL_HALF_POINTS, key="taker_half_points"),
+            _check_int(oudlers, "oudlers", 0, len(OUDLERS), key="oudlers"))
 
 
 def _rounded_margin(taker_half_points: int, oudlers: int, variant: Variant) -> int:
@@ -156,9 +160,7 @@ def score(
     if slam is not None and slam not in SLAM_OUTCOMES:
         raise RecordError(f"unknown slam outcome '{slam}' (expected {', '.join(SLAM_OUTCOMES)})",
                           key="slam", token=str(slam))
-    taker_half_points = _check_int(taker_half_points, "taker half-points", 0, TOTAL_HALF_POINTS,
-                                   key="taker_half_points")
-    oudlers = _check_int(oudlers, "oudlers", 0, len(OUDLERS), key="oudlers")
+    taker_half_points, oudlers = _checked_points(taker_half_points, oudlers)
     margin = _rounded_margin(taker_half_points, oudlers, variant)
     check_possible(contract, taker_half_points, oudlers, petit_au_bout=petit_au_bout, poignees=poignees,
                    slam=slam, variant=variant, partner=partner)
