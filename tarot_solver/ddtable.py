@@ -40,7 +40,7 @@ from .cards import card_token, mask_of, tokens
 from .errors import RecordError, integer, keeping_partial
 from .parallel import Progress, map_ordered
 from .records import DealRecord
-from .solver import WORKER_TABLE_MB, _check_jobs, _check_limits, _check_table_mb, worker_solver
+from .solver import WORKER_TABLE_MB, _check_jobs, _check_limits, _check_table_mb, _check_total, worker_solver
 from .variant import Contract, Variant, seat_argument, variant_for
 
 #: nodes a question (make/fail, then as many for the margin) by default: about 0.4 s each
@@ -274,8 +274,7 @@ def dd_tables(records: Iterable[DealRecord], *, node_limit: Optional[int] = DEFA
     is read (:func:`check_record`); the other arguments at the call.
     """
     _check_args(node_limit, seats, discards, table_mb, jobs)
-    if total is not None:
-        integer("total", total)  # (the counter divides by it after the first deal, drawn or not)
+    _check_total(total)
     started: List[Tuple[DealRecord, int, int]] = []  # (record, leader, rows) of the deals not yet yielded
 
     def tasks() -> Iterator[_RowTask]:

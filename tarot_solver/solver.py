@@ -213,6 +213,13 @@ def _check_jobs(jobs: int) -> None:
         raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
 
 
+def _check_total(total: Optional[int]) -> None:
+    """Refuse a progress total that is neither None (unknown) nor an integer: the counter
+    divides by it once drawn, after the first item, too late for a clear error."""
+    if total is not None:
+        integer("total", total)
+
+
 def _check_limits(time_limit: Optional[float], node_limit: Optional[int]) -> None:
     """Refuse a limit that is neither None (no limit) nor a number from 0 (no search) up."""
     if node_limit is not None:
@@ -812,8 +819,7 @@ def solve_many(states: Iterable[PlayState], *, made_only: bool = False, all_card
     _check_table_mb(table_mb)
     _check_jobs(jobs)
     _check_limits(time_limit, node_limit)
-    if total is not None:
-        integer("total", total)  # (the counter divides by it after the first position, drawn or not)
+    _check_total(total)
     if not isinstance(states, Iterable):
         raise TypeError(f"states must be an iterable of PlayState, not {type(states).__name__}")
     request = _Request(made_only, all_cards, time_limit, node_limit, table_mb)
