@@ -1084,15 +1084,14 @@ def bid_command(hand: Tuple[str, ...], seat: Optional[int], dealer: Optional[int
     if record is not None:
         seat = _record_seat(record, seat)
         cards = list(record.hands[seat])
-        if (bids is None and record.bids is not None and record.dealer is not None and dealer is not None
-                and dealer != record.dealer):
-            # (the record's bids went round from its dealer's right: read from another seat's, they
-            # would be given to the wrong players)
-            raise record._located(RecordError(
-                f"the record's bids were made from its dealer's right (dealer {record.dealer}): with another"
-                " dealer, give the bids before this seat with --bids", key="--dealer", token=str(dealer)))
         dealer = record.dealer if dealer is None else dealer
         if bids is None and record.bids is not None and dealer is not None:
+            if record.dealer is not None and dealer != record.dealer:
+                # (the record's bids went round from its dealer's right: read from another seat's,
+                # they would be given to the wrong players)
+                raise record._located(RecordError(
+                    f"the record's bids were made from its dealer's right (dealer {record.dealer}): with another"
+                    " dealer, give the bids before this seat with --bids", key="--dealer", token=str(dealer)))
             prior = (list(record.bids) + ["pass"] * players)[:(seat - dealer - 1) % players]
     with _named_as_options(record, bids=None if bids is None else "--bids",
                            called=None if called is None else "--called"):
