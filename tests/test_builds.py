@@ -64,12 +64,20 @@ def build_in_use(env: dict) -> Tuple[str, str]:
     return proc.stdout.strip(), proc.stderr
 
 
-# (each in a fresh process: the suite itself may run under TAROT_CORE=portable, and the
-# tree may hold a TAROT_MARCH or TAROT_DEBUG build beside a variant left by an earlier
-# default build, which the package then rightly leaves alone)
-def test_the_core_in_use_is_the_fastest_this_cpu_runs() -> None:
+@pytest.fixture(scope="module")
+def builds() -> Tuple[str, str]:
+    """The build a fresh process searches with by default, and with TAROT_CORE=portable
+    (the package's own core, whatever its build).  Each is asked of a fresh process:
+    the suite itself may run under TAROT_CORE=portable, and the tree may hold a
+    TAROT_MARCH or TAROT_DEBUG build beside a variant left by an earlier default build,
+    which the package then rightly leaves alone."""
     default, _ = build_in_use(child_env())
-    base, _ = build_in_use(child_env(TAROT_CORE="portable"))  # (the package's own core, whatever its build)
+    base, _ = build_in_use(child_env(TAROT_CORE="portable"))
+    return default, base
+
+
+def test_the_core_in_use_is_the_fastest_this_cpu_runs(builds: Tuple[str, str]) -> None:
+    default, base = builds
     if default == "x86-64-v3":
         assert _core.cpu_has_x86_64_v3() and base == "portable"
     built = VARIANT.is_dir() and any(VARIANT.glob("_core*"))
@@ -79,8 +87,8 @@ def test_the_core_in_use_is_the_fastest_this_cpu_runs() -> None:
         assert default == base
 
 
-def test_the_portable_core_answers_as_the_one_in_use() -> None:
-    default, _ = build_in_use(child_env())
+def test_the_portable_core_answers_as_the_one_in_use(builds: Tuple[str, str]) -> None:
+    default, _ = builds
     if default != "x86-64-v3":
         pytest.skip(f"the core in use is the {default} build; there is no other to compare")
     build, ours = answers(child_env())
@@ -91,9 +99,8 @@ def test_the_portable_core_answers_as_the_one_in_use() -> None:
     assert sum(n for _, n in ours) > 100_000  # (deep enough to search, not only to bound)
 
 
-def test_tarot_core_takes_portable_in_any_case_and_warns_of_other_values() -> None:
-    default, _ = build_in_use(child_env())
-    base, _ = build_in_use(child_env(TAROT_CORE="portable"))
+def test_tarot_core_takes_portable_in_any_case_and_warns_of_other_values(builds: Tuple[str, str]) -> None:
+    default, base = builds
     for value, build, warned in (("PORTABLE", base, False), ("x86-64-v3", default, True), ("", default, False)):
         got, stderr = build_in_use(child_env(TAROT_CORE=value))
         assert got == build, stderr
