@@ -642,8 +642,9 @@ def _status_text(solver: Solver) -> str:
 
 @contextmanager
 def _watching(solver: Solver) -> Iterator[None]:
-    """While ``solver`` runs: on a terminal, what it has proven so far on stderr
-    (after a second, twice a second); on Ctrl-C, that as one line, status 130."""
+    """While ``solver`` runs, what it has proven so far on stderr (a
+    :class:`Progress`: on a terminal after a second, twice a second; elsewhere a line a
+    minute); on Ctrl-C, that as one line, status 130."""
     bar = Progress("solving:", None)
     stop = threading.Event()
 
@@ -651,9 +652,8 @@ def _watching(solver: Solver) -> Iterator[None]:
         while not stop.wait(0.5):
             bar.show(f"{_status_text(solver)}, {bar.elapsed:.0f} s")
 
-    watcher = threading.Thread(target=watch, daemon=True) if bar.tty else None
-    if watcher is not None:
-        watcher.start()
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
     interrupted: Optional[KeyboardInterrupt] = None
     try:
         yield
@@ -661,8 +661,7 @@ def _watching(solver: Solver) -> Iterator[None]:
         interrupted = e
     finally:
         stop.set()
-        if watcher is not None:
-            watcher.join()
+        watcher.join()
         bar.close()
     if interrupted is not None:
         stopped, status = _stopped(interrupted)
@@ -1695,8 +1694,8 @@ def _typed_deal(text: str) -> Union[DealRecord, TarotError]:
 
 def _tasks_total(source: str, done: "Counter[Union[str, int]]") -> Optional[int]:
     """About how many records of ``source`` are left to run, for a progress counter on
-    stderr (counted only when stderr is a terminal)."""
-    total = count_records(source) if sys.stderr.isatty() else None
+    stderr."""
+    total = count_records(source)
     return None if total is None else max(0, total - sum(done.values()))
 
 
@@ -1739,9 +1738,9 @@ def _check_writable(path: str) -> None:
 
 
 def _progress(label: str, rows_on_stdout: bool) -> Optional[str]:
-    """The label of a batch's progress counter on stderr: only on a terminal, and not
-    when the rows themselves go to the same terminal (they show the progress)."""
-    return label if sys.stderr.isatty() and not (rows_on_stdout and sys.stdout.isatty()) else None
+    """The label of a batch's progress counter on stderr (a :class:`Progress`), or None
+    where the rows go to stdout and stdout is a terminal: they show the progress."""
+    return None if rows_on_stdout and sys.stdout.isatty() else label
 
 
 def _raise_skipped(skipped: List[int], noun: str) -> None:

@@ -13,8 +13,9 @@ however many tasks there are.
   tarot_solver on every worker (checked before any task is sent); the tasks run on
   the workers, even where the cluster has a single thread.
 
-A progress bar is drawn on stderr (when it is a terminal) once a run has lasted
-a second.  Ctrl-C stops
+Progress goes to stderr: on a terminal a bar redrawn in place once a run has
+lasted a second; elsewhere (a log file, a pipe) one line a minute, and the last
+count at the end, so a run left to itself says how far it got.  Ctrl-C stops
 the workers and propagates ``KeyboardInterrupt`` after the results already
 yielded, so a caller that writes each result as it arrives leaves valid output;
 a worker that dies under a task (killed by the system) ends the run so too, with
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import itertools
 import logging
 import os
@@ -37,7 +39,7 @@ import time
 import warnings
 from concurrent.futures import BrokenExecutor, CancelledError
 from multiprocessing import resource_tracker
-from typing import Any, Callable, Generic, Iterable, Iterator, List, Optional, Tuple, Type, TypeVar
+from typing import IO, Any, Callable, Generic, Iterable, Iterator, List, Optional, Tuple, Type, TypeVar
 
 from .errors import SchedulerError, WorkerError, one_line
 
@@ -57,23 +59,33 @@ def default_jobs() -> int:
 
 
 class Progress:
-    """A counter drawn on stderr, only once the run has lasted ``DELAY`` seconds (a short
-    run draws nothing)."""
+    """A counter on stderr.  On a terminal it is redrawn in place once the run has
+    lasted ``DELAY`` seconds (a short run draws nothing); elsewhere (stderr a log
+    file or a pipe, where a redrawn line would pile up) it is one line every
+    ``LOG_EVERY`` seconds, and the last count when the run ends, if any line was
+    written; nothing where stderr is stdout's file (``2>&1``), whose output its lines
+    would break.  ``clock``: where the time comes from (seconds, monotonic)."""
 
     DELAY = 1.0
+    LOG_EVERY = 60.0
 
-    def __init__(self, label: Optional[str], total: Optional[int]) -> None:
+    def __init__(self, label: Optional[str], total: Optional[int],
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.label = label
         self.total = total
-        self.start = time.monotonic()
+        self.clock = clock
+        self.start = clock()
         self.done = 0
         self.shown = False
         self.width = 0
         self.tty = sys.stderr.isatty()
+        self.quiet = not self.tty and _same_file(sys.stdout, sys.stderr)
+        self.logged = 0.0  # (when the last line was written, off a terminal)
+        self.pending: Optional[str] = None  # (a line not written yet, off a terminal)
 
     @property
     def elapsed(self) -> float:
-        return time.monotonic() - self.start
+        return self.clock() - self.start
 
     def step(self) -> None:
         self.done += 1
@@ -87,21 +99,48 @@ class Progress:
             self.show(f"{self.done} done {self.elapsed:.0f}s")
 
     def show(self, text: str) -> None:
-        """Draw ``text`` after the label, over the previous line."""
-        if self.label is None or not self.tty or self.elapsed < self.DELAY:
+        """Draw ``text`` after the label, over the previous line on a terminal, or as a
+        line of its own when ``LOG_EVERY`` seconds have passed since the last."""
+        if self.label is None or self.quiet:
             return
         line = f"{self.label} {text}"
+        elapsed = self.elapsed
+        if not self.tty:
+            self.pending = line
+            if elapsed - self.logged >= self.LOG_EVERY:
+                self.logged = elapsed
+                self._write(line + "\n")
+            return
+        if elapsed < self.DELAY:
+            return
         pad = " " * max(0, self.width - len(line))
         self.width = len(line)
+        self._write("\r" + line + pad)
+
+    def _write(self, text: str) -> None:
         self.shown = True
-        sys.stderr.write("\r" + line + pad)
+        self.pending = None
+        sys.stderr.write(text)
         sys.stderr.flush()
 
     def close(self) -> None:
+        """End the line drawn on a terminal; elsewhere, write the count not written yet."""
         if self.shown:
             self.shown = False
-            sys.stderr.write("\n")
+            if self.tty:
+                sys.stderr.write("\n")
+            elif self.pending is not None:
+                sys.stderr.write(self.pending + "\n")
             sys.stderr.flush()
+
+
+def _same_file(one: IO[str], other: IO[str]) -> bool:
+    """Whether two streams write to the same file; False for a stream that is none."""
+    try:
+        a, b = os.fstat(one.fileno()), os.fstat(other.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
 def _connect_timeout() -> float:

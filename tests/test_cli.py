@@ -742,6 +742,55 @@ def test_a_batch_shows_how_far_it_is_on_a_terminal(tmp_path: Path) -> None:
     assert draws[-1].startswith("analyze [" + "#" * 30 + "] 20/20"), shown
 
 
+# the command line with its progress counters writing a line at each count, not each minute
+EACH_COUNT = ("import sys; from tarot_solver import parallel; parallel.Progress.LOG_EVERY = 0.0; "
+              "from tarot_solver.cli import main; sys.argv[0] = 'tarot-solve'; main()")
+
+
+def _run_with_streams(args: List[str], stdout: Any, stderr: Any) -> int:
+    return subprocess.run([sys.executable, "-c", EACH_COUNT, *args], stdout=stdout, stderr=stderr,
+                          cwd=tempfile.gettempdir(), timeout=120).returncode
+
+
+def test_a_batch_logs_how_far_it_is_where_stderr_is_a_file(tmp_path: Path) -> None:
+    # a run left to itself (stderr to a log): lines, not a bar redrawn with carriage returns
+    out, log = tmp_path / "out.jsonl", tmp_path / "log"
+    with open(log, "w", encoding="utf-8") as err:
+        status = _run_with_streams(["analyze", str(EXAMPLES / "history.jsonl"), "--nodes", "20000", "-j", "1",
+                                    "-o", str(out)], subprocess.DEVNULL, err)
+    assert status == 0 and out.read_text(encoding="utf-8").count("\n") == 20
+    text = log.read_text(encoding="utf-8")
+    assert "\r" not in text
+    lines = text.splitlines()
+    assert len(lines) == 20 and all(re.fullmatch(rf"analyze \[#*-*\] {k}/20 [0-9]+s", line)
+                                    for k, line in enumerate(lines, 1)), text
+
+
+def test_solve_logs_what_it_has_proven_where_stderr_is_a_file(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    with open(log, "w", encoding="utf-8") as err:
+        status = _run_with_streams(["solve", str(EXAMPLES / "deal.json"), "--time-limit", "1.6"],
+                                   subprocess.DEVNULL, err)
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert status == 0 and len(lines) >= 2, lines
+    assert all(re.fullmatch(r"solving: margin between -?[0-9.+]+ and \+?[0-9.]+ proven(, testing at least"
+                            r" -?[0-9.+]+)?, [0-9,]+ nodes, [0-9]+ s", line) for line in lines), lines
+
+
+def test_no_count_comes_between_the_rows_where_stderr_is_stdout(tmp_path: Path) -> None:
+    # (2>&1): the rows on stdout show how far it is; a count's lines would break them
+    both = tmp_path / "both"
+    with open(both, "w", encoding="utf-8") as f:
+        status = _run_with_streams(["solve", str(EXAMPLES / "endgames.jsonl"), "--json", "-j", "1"], f, f)
+    lines = both.read_text(encoding="utf-8").splitlines()
+    assert status == 0 and len(lines) == 21, lines
+    assert all(json.loads(line)["line"] == k for k, line in enumerate(lines[:20], 1))
+    assert lines[20] == "20 deals: 8 made, 12 failed, 0 undecided"
+    with open(both, "w", encoding="utf-8") as out, open(tmp_path / "log", "w", encoding="utf-8") as err:
+        assert _run_with_streams(["solve", str(EXAMPLES / "endgames.jsonl"), "--json", "-j", "1"], out, err) == 0
+    assert (tmp_path / "log").read_text(encoding="utf-8").count("solve [") == 20  # (apart, it is written)
+
+
 @pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_an_interrupted_bid_reports_the_worlds_finished(signum: int, status: int) -> None:
     # the advice over worlds 0..n-1, as a run asked for n worlds gives (on one process

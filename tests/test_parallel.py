@@ -17,7 +17,7 @@ import pytest
 
 from tarot_solver import __version__
 from tarot_solver.errors import SchedulerError, WorkerError
-from tarot_solver.parallel import _check_workers, _quiet_cancelled_dispatch, _workers_watched, map_ordered
+from tarot_solver.parallel import Progress, _check_workers, _quiet_cancelled_dispatch, _workers_watched, map_ordered
 
 from conftest import default_sigint
 
@@ -253,3 +253,38 @@ print(masks.pop(os.getpid()), sorted(set(masks.values())))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() in ("0 [1]", "0 []"), proc.stdout  # (the main thread's, then the others')
 
+
+
+class _Clock:
+    """A clock a test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_off_a_terminal_is_a_line_a_minute_and_the_last_count(capsys: pytest.CaptureFixture) -> None:
+    # (stderr here is pytest's capture, no terminal): a redrawn bar would pile up in a
+    # log file, so a line each minute, none before the first minute, the last at the end
+    clock = _Clock()
+    bar = Progress("analyze", 4, clock=clock)
+    for seconds in (30, 61, 90, 100):
+        clock.now = 100.0 + seconds
+        bar.step()
+    bar.close()
+    assert capsys.readouterr().err.splitlines() == [
+        "analyze [###############---------------] 2/4 61s",
+        "analyze [##############################] 4/4 100s",  # (written as the run ends)
+    ]
+    short = Progress("analyze", 4, clock=clock)
+    short.step()
+    short.close()
+    assert capsys.readouterr().err == ""  # (a run of under a minute writes nothing)
+    clock.now += 200
+    told = Progress("analyze", 4, clock=clock)
+    clock.now += 61
+    told.step()
+    told.close()  # (the last count was written already)
+    assert capsys.readouterr().err == "analyze [#######-----------------------] 1/4 61s\n"
