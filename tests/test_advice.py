@@ -427,6 +427,19 @@ def test_bid_json_follows_the_contract() -> None:
         assert entry["p_make_ci"][0] <= entry["p_make"] <= entry["p_make_ci"][1]
     assert out["recommendation"] == "garde_contre"
     assert (out["worlds"], out["seed"], out["undecided_worlds"]) == (4, 2, 0)
+    # every key docs/advice.md lists
+    assert {"seat", "dealer", "hand", "bids", "hand_count", "hand_count_contract", "contracts", "recommendation",
+            "discard_policy", "worlds", "worlds_requested", "seed", "undecided_worlds", "node_budget", "margin_budget",
+            "nodes", "seconds", "cpu_seconds"} <= set(out)
+    assert out["discard_policy"] == "simple"
+
+
+def test_bid_text_marks_the_contracts_below_the_bids() -> None:
+    text = invoke(["bid", EXAMPLE_HAND, "--seat", "1", "--dealer", "3", "--bids", "garde"] + CLI_FAST).stdout
+    rows = {line.split()[0]: line for line in text.splitlines() if line.split()[:1] in (["prise"], ["garde"],
+                                                                                      ["garde_sans"], ["garde_contre"])}
+    assert [name for name, row in rows.items() if row.endswith("  (below the bids)")] == ["prise", "garde"]
+    assert len(rows) == 4 and text.startswith("seat 1 (dealer 3, after garde): ")
 
 
 def test_bid_from_a_text_file_and_from_a_record(write: Callable[[str, str], Path]) -> None:
