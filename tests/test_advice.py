@@ -494,6 +494,15 @@ def test_discard_cli_from_tokens_and_record() -> None:
     text = invoke(["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract", "prise", "--candidates", "2"]
                   + CLI_FAST)
     assert text.exit_code == 0 and text.stdout.splitlines()[-1].startswith("recommendation: discard ")
+    # the simple policy's discard is marked among the candidates
+    policy = [c["discard"] for c in json.loads(invoke(["discard", EXAMPLE_HAND, "--dog", EXAMPLE_DOG, "--contract",
+                                                       "prise", "--candidates", "2", "--json"] + CLI_FAST).stdout)[
+        "candidates"] if c["policy"]]
+    assert [line.split()[1:7] for line in text.stdout.splitlines() if line.endswith("  (simple policy)")] == policy
+    # options given with a record stand for its values
+    given = json.loads(invoke(["discard", str(EXAMPLES / "deal.json"), "--dealer", "0", "--contract", "prise",
+                               "--candidates", "1", "--json"] + CLI_FAST).stdout)
+    assert (b["dealer"], b["contract"], given["dealer"], given["contract"]) == (2, "garde", 0, "prise")
 
 
 def test_discard_says_when_its_recommendation_rests_on_no_decided_world() -> None:
