@@ -871,6 +871,10 @@ def test_play_refuses_a_leader_the_dealer_contradicts() -> None:
     alone = invoke(["play", *DEFENDER_3, *played, "--json"] + CLI_FAST)
     assert agreeing.exit_code == alone.exit_code == 0, agreeing.output
     assert json.loads(agreeing.stdout)["choices"] == json.loads(alone.stdout)["choices"]
+    # the taker leads after announcing a slam: seat 1, then seat 2, and seat 3 is on turn
+    slam = invoke(["play", *DEFENDER_3, "--leader", "1", *DOG, "--played", "KS 3S", "--json"] + CLI_FAST)
+    assert slam.exit_code == 0, slam.output
+    assert json.loads(slam.stdout)["trick"] == ["KS", "3S"]
 
 
 def test_play_options_go_with_a_hand_not_a_record() -> None:
