@@ -231,6 +231,14 @@ def test_replay_history_games_with_bonuses() -> None:
     assert any(o["poignees"] for o in outputs) and any(o["petit_au_bout"] for o in outputs)
 
 
+def test_replay_of_an_announced_slam() -> None:
+    # the record's `slam` flag: JSON's slam_announced, and the text's bonus line
+    line = (ROOT / "tests" / "data" / "excuse_last_trick_slams.jsonl").read_text(encoding="utf-8").splitlines()[2]
+    out = json.loads(run(["replay", "-", "--json"], stdin=line).stdout)
+    assert (out["id"], out["slam"], out["slam_announced"]) == ("taker-slam-five-players", "attack", True)
+    assert "bonuses: slam (attack, announced)\n" in run(["replay", "-"], stdin=line).stdout
+
+
 def test_replay_rejects_incomplete_and_multiple(deal_obj: Any, write: Any) -> None:
     result = run(["replay", str(write("d.json", json.dumps(deal_obj)))])
     assert_one_line_error(result.exit_code, result.stdout, result.stderr,
