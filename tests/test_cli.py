@@ -373,6 +373,16 @@ def test_an_id_that_breaks_lines_is_escaped_in_the_text_reports() -> None:
     assert run(["replay", "-"], stdin=json.dumps(game)).stdout.startswith("game a\\tgame\\r: garde by seat 1\n")
 
 
+def test_solve_many_names_a_deal_without_an_id_by_its_line() -> None:
+    # an empty id names nothing either: the text rows say which line of the input they answer
+    records = [json.loads(x) for x in ENDGAMES.read_text(encoding="utf-8").splitlines()[:2]]
+    records[0]["id"] = ""
+    del records[1]["id"]
+    lines = "\n".join(json.dumps(r) for r in records) + "\n"
+    text = run(["solve", "-", "-j", "1", "--made-only"], stdin=lines).stdout.splitlines()
+    assert [row.split(": ")[0] for row in text] == ["line 1", "line 2"]
+
+
 def test_solve_many_does_not_depend_on_the_workers() -> None:
     one = run(["solve", str(ENDGAMES), "--nodes", "30000", "-j", "1", "--json"])
     two = run(["solve", str(ENDGAMES), "--nodes", "30000", "-j", "2", "--json"])
