@@ -404,6 +404,12 @@ def test_solve_many_skips_a_bad_record_or_stops_with_strict(tmp_path: Path) -> N
         f"tarot-solve: skipped: {path}: line 3: key 'hands': missing required key 'hands'",
         "3 deals: " + result.stderr.splitlines()[1].split(": ", 1)[1],
         "tarot-solve: error: 1 bad record skipped (line 3)"]
+    # the lines of the first ten bad records are listed
+    for n, listed in ((10, "lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)"), (11, "lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ...)")):
+        (tmp_path / "bad.jsonl").write_text('{"seat": 0}\n' * n, encoding="utf-8")
+        bad = run(["solve", str(tmp_path / "bad.jsonl"), "--made-only", "-j", "1"])
+        assert bad.exit_code == 2
+        assert bad.stderr.splitlines()[-1] == f"tarot-solve: error: {n} bad records skipped ({listed}"
     # --strict: all or nothing, every record checked before any is solved
     error = f"tarot-solve: error: {path}: line 3: key 'hands': missing required key 'hands'\n"
     strict = run(["solve", str(path), "--made-only", "-j", "1", "--strict"])
