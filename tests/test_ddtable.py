@@ -257,6 +257,18 @@ def test_table_text_has_a_line_per_seat() -> None:
     assert "* the record's taker (garde)" in lines
 
 
+def test_table_text_marks_the_questions_left_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a margin proven in -5..0: made (a margin of 0 makes) or failed is still open, which '?' says
+    monkeypatch.setattr(ddtable, "ask", lambda *args: ddtable.Outcome(None, -5.0, 0.0, 1))
+    args = ["table", str(EXAMPLES / "deal.json"), "--seat", "1", "--nodes", "1000", "-j", "1"]
+    lines = run(args).stdout.splitlines()
+    assert "; 1,000 nodes a question (" in lines[0]
+    assert lines[2].split()[:8] == ["1*", "9S", "CS", "7H", "1D", "2D", "8D", "-5.0..0.0?"]
+    assert lines[-1] == "a..b: margin bounds proven within the node limit; ?: made or failed still open"
+    assert "; 1,000 nodes a question, the best of 2 discards for prise/garde (" in \
+        run(args + ["--discards", "2"]).stdout.splitlines()[0]
+
+
 def test_table_five_players_shows_the_calls() -> None:
     result = run(["table", str(EXAMPLES / "five.json"), "--nodes", "1000", "-j", "1"])
     assert result.exit_code == 0, result.output
