@@ -341,6 +341,11 @@ def test_table_batch_a_seat_a_deal_lacks(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert [json.loads(x)["line"] for x in result.stdout.splitlines()] == [1]
     assert result.stderr.count("tarot-solve: skipped: ") == 2
+    # one deal: the same error, before any search
+    result = run(["table", str(EXAMPLES / "three.json"), "--seat", "3", "--nodes", "1000", "-j", "1"])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (f"tarot-solve: error: {EXAMPLES / 'three.json'}: line 1 (id 'example-three'):"
+                             " key '--seat': bad seat '3': seats are integers 0..2\n")
 
 
 def test_table_batch_text_names_deals_without_id(tmp_path: Path) -> None:
