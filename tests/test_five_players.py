@@ -145,6 +145,8 @@ def test_cli_replay_solve_and_score() -> None:
     alone = json.loads(run(["score", "--contract", "garde", "--points", "49", "--oudlers", "2", "--players", "5",
                             "--alone", "--json"]).output)
     assert (alone["taker"], alone["partner"]) == (264, None)
+    text = run(["score", "--contract", "garde", "--points", "49", "--oudlers", "2", "--players", "5", "--alone"])
+    assert text.output.endswith("unit 66: taker +264, each defender -66 (5 players, the taker alone)\n")
     res = run(["score", "--contract", "garde", "--points", "49", "--oudlers", "2", "--alone"])
     assert res.exit_code == 2 and "--alone" in res.output
 
