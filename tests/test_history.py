@@ -414,6 +414,23 @@ def test_analyze_nodes_0_and_time_limit_0_mean_no_limit(tmp_path: Path) -> None:
     assert analyze_game(GAMES[0], AnalysisOptions(node_limit=0, first_trick=13)).to_json(1) != unlimited
 
 
+@pytest.mark.parametrize("args, limits", [([], (2.0, None)), (["--nodes", "1000"], (None, 1000)),
+                                          (["--nodes", "1000", "--time-limit", "3"], (3.0, 1000)),
+                                          (["--time-limit", "0"], (None, None))])
+def test_analyze_searches_2_s_a_position_unless_nodes_are_given(small_history: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                args: List[str], limits: Any) -> None:
+    # as --help says: --time-limit's default is 2 s, none with --nodes (the options each game is analysed with)
+    seen: List[AnalysisOptions] = []
+
+    def options_only(fn: Any, items: Any, **kwargs: Any) -> Any:
+        seen.extend(options for _, _, options in items)
+        return iter(())
+    monkeypatch.setattr("tarot_solver.cli._map_ordered", options_only)
+    result = CliRunner().invoke(main, ["analyze", str(small_history), "-j", "1", *args])
+    assert result.exit_code == 0, result.output
+    assert len(seen) == 6 and {(o.time_limit, o.node_limit) for o in seen} == {limits}
+
+
 def test_bad_games_are_reported_and_skipped(tmp_path: Path) -> None:
     lines = HISTORY.read_text(encoding="utf-8").splitlines(True)[:3]
     cut = GAMES[1].to_json()
