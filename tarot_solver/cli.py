@@ -1678,9 +1678,16 @@ def _read(ctx: click.Context, source: str, twice: bool) -> Iterator[Tuple[int, U
         spool.seek(0)
     elif twice and os.path.exists(source) and not (os.path.isfile(source) or os.path.isdir(source)):
         raise InputError(f"{source}: --strict reads the input twice, and a pipe can be read once: give it as '-'")
-    elif source != "-" and not os.path.exists(source) and "/" in source and ":" in source:
+    elif source != "-" and not os.path.exists(source) and _looks_typed(source):
         return iter([(1, _typed_deal(source))])
     return iter_records(source)
+
+
+def _looks_typed(text: str) -> bool:
+    """Whether FILE, naming no file, is a deal typed in the one-line notation: parts
+    separated by '/' holding a hand's groups (``S:KQ7``), or card tokens between spaces
+    in four parts at least (three hands and the dog), which a file's path rarely has."""
+    return "/" in text and (":" in text or (text.count("/") >= 3 and any(c.isspace() for c in text)))
 
 
 def _typed_deal(text: str) -> Union[DealRecord, TarotError]:

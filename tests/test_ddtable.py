@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from tarot_solver import ddtable, rules
 from tarot_solver.advice import discard_candidates, margin_score
+from tarot_solver.cards import tokens
 from tarot_solver.cli import main
 from tarot_solver.ddtable import Cell, Row, dd_table, dd_tables
 from tarot_solver.errors import Interrupted, RecordError
@@ -380,3 +381,9 @@ def test_a_deal_typed_in_the_one_line_notation(tmp_path: Path) -> None:
                                        " unknown trump '26' in 'T:26.12.10.8.7'"]
     solved = run(["solve", text, "--made-only", "--nodes", "1000", "--json"])
     assert solved.exit_code == 0 and json.loads(solved.stdout)["complete"] is False
+    # hands typed as card tokens (any word without a colon is one): the same deal, not a file name
+    plain = text.split(" / ")[0] + " / " + " / ".join(" ".join(tokens(cards)) for cards in (*deal.hands, deal.dog))
+    assert ":" not in plain
+    typed = run(["table", plain, "--nodes", "1000", "-j", "1", "--json"])
+    assert typed.exit_code == 0, typed.output
+    assert comparable(typed.stdout) == comparable(filed.stdout)
