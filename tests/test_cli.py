@@ -177,6 +177,13 @@ def test_usage_errors_exit_2() -> None:
     assert run(["nope"]).exit_code == 2
 
 
+def test_bare_command_shows_the_help() -> None:
+    # `tarot-solve` alone: click's help (the commands listed), not a one-line error
+    result = run([])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("Usage: ") and "Commands:" in result.stderr and "  solve " in result.stderr
+
+
 def test_version() -> None:
     result = run(["--version"])
     assert result.exit_code == 0 and __version__ in result.stdout
