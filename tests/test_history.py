@@ -431,6 +431,27 @@ def test_analyze_searches_2_s_a_position_unless_nodes_are_given(small_history: P
     assert len(seen) == 6 and {(o.time_limit, o.node_limit) for o in seen} == {limits}
 
 
+@pytest.mark.parametrize("args, progress", [([], None), (["--summary"], "analyze"), (["-o", "-"], None),
+                                            (["-o", "out.jsonl"], "analyze")])
+def test_analyze_progress_on_a_terminal_unless_its_lines_go_there(small_history: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch, args: List[str],
+                                                                  progress: Optional[str]) -> None:
+    # stdout and stderr one terminal: a progress counter only when the game lines do not show the progress
+    # (--summary prints none until the end)
+    seen: List[Optional[str]] = []
+
+    def progress_only(fn: Any, items: Any, **kwargs: Any) -> Any:
+        seen.append(kwargs["progress"])
+        return iter(())
+    monkeypatch.setattr("tarot_solver.cli._map_ordered", progress_only)
+    terminal = type("Terminal", (), {"isatty": lambda self: True})()
+    monkeypatch.setattr("tarot_solver.cli.sys", type("Sys", (), {"stdout": terminal, "stderr": terminal})())
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["analyze", str(small_history), "-j", "1", *args])
+    assert result.exit_code == 0, result.output
+    assert seen == [progress]
+
+
 def test_bad_games_are_reported_and_skipped(tmp_path: Path) -> None:
     lines = HISTORY.read_text(encoding="utf-8").splitlines(True)[:3]
     cut = GAMES[1].to_json()
