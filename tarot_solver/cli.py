@@ -42,7 +42,7 @@ from . import advice as _advice
 from . import ddtable as _ddtable
 from . import history as _history
 from . import tarotclub as _tarotclub
-from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, parse_cards, points, tokens
+from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, parse_card, parse_cards, points, tokens
 from .errors import Interrupted, RecordError, SchedulerError, TarotError, WorkerError, plural, printable, spelled
 from .errors import one_line as _one_line
 from .notation import format_hand, parse_deal, parse_hand
@@ -1678,25 +1678,32 @@ def _read(ctx: click.Context, source: str, twice: bool) -> Iterator[Tuple[int, U
         spool.seek(0)
     elif twice and os.path.exists(source) and not (os.path.isfile(source) or os.path.isdir(source)):
         raise InputError(f"{source}: --strict reads the input twice, and a pipe can be read once: give it as '-'")
-    elif source != "-" and not os.path.exists(source) and _looks_typed(source):
+    elif source != "-" and "/" in source and not os.path.exists(source):
         return iter([(1, _typed_deal(source))])
     return iter_records(source)
 
 
-def _looks_typed(text: str) -> bool:
-    """Whether FILE, naming no file, is a deal typed in the one-line notation: parts
-    separated by '/' holding a hand's groups (``S:KQ7``), or card tokens between spaces
-    in four parts at least (three hands and the dog), which a file's path rarely has."""
-    return "/" in text and (":" in text or (text.count("/") >= 3 and any(c.isspace() for c in text)))
-
-
 def _typed_deal(text: str) -> Union[DealRecord, TarotError]:
-    """A deal typed as FILE in the one-line notation (docs/notation.md), or its error."""
-    where = "FILE (a deal in the one-line notation)"
+    """A deal typed as FILE in the one-line notation (docs/notation.md), or its error.
+    Text with no hand's groups (``S:KQ7``) that is no deal is a path to a missing file,
+    as a path has no colon either (an OSError; where half its words are cards, with
+    what the notation says of it too)."""
     try:
-        return DealRecord.from_json(parse_deal(text), file=where)
+        return DealRecord.from_json(parse_deal(text))
     except TarotError as e:
-        return e.located(file=where)
+        if ":" not in text:
+            words = [w for w in text.replace("/", " ").split() if "=" not in w]
+            hint = f", nor a deal in the one-line notation ({e})" if 2 * sum(map(_is_card, words)) >= len(words) else ""
+            raise OSError(errno.ENOENT, os.strerror(errno.ENOENT) + hint, text) from None
+        return e.located(file="FILE (a deal in the one-line notation)")
+
+
+def _is_card(word: str) -> bool:
+    try:
+        parse_card(word)
+    except TarotError:
+        return False
+    return True
 
 
 def _tasks_total(source: str, done: "Counter[Union[str, int]]") -> Optional[int]:

@@ -387,3 +387,11 @@ def test_a_deal_typed_in_the_one_line_notation(tmp_path: Path) -> None:
     typed = run(["table", plain, "--nodes", "1000", "-j", "1", "--json"])
     assert typed.exit_code == 0, typed.output
     assert comparable(typed.stdout) == comparable(filed.stdout)
+    # such a deal mistyped is no file either, and what the notation says of it is told;
+    # a path with spaces to a missing file, only that it is missing
+    mistyped = plain.replace(" 3D ", " 3X ", 1)
+    for missing, told in ((mistyped, ", nor a deal in the one-line notation (key 'hands[2]': unknown card '3X')"),
+                          (str(tmp_path / "my deals" / "deal.json"), "")):
+        bad = run(["table", missing, "--nodes", "1000"])
+        assert (bad.exit_code, bad.stdout) == (2, "")
+        assert bad.stderr == f"tarot-solve: error: {missing}: No such file or directory{told}\n"
