@@ -653,12 +653,16 @@ def test_a_signal_as_a_parallel_run_ends_stops_it_cleanly(args: List[str], signu
     proc.send_signal(signum)  # (the workers are being stopped)
     stdout, stderr = proc.communicate(timeout=30)
     assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
-    assert proc.returncode == status, stderr
+    # (a signal that comes once the interpreter's teardown has given the signal its
+    # default action back ends the process by that signal, with nothing said: a shell
+    # reports 128 + the signal's number, the same status; seen on a loaded machine)
+    assert proc.returncode in (status, -signum), stderr
     stopped = "terminated" if signum == signal.SIGTERM else "interrupted"
     # (a signal that comes as the command returns, before the workers are stopped, says no more)
     lines = stderr.splitlines()
-    assert len(lines) == 1 and re.fullmatch(f"tarot-solve: {stopped}( while its workers stopped \\(the run had"
-                                            " ended\\))?", lines[0]), stderr
+    assert len(lines) == (proc.returncode == status) and all(
+        re.fullmatch(f"tarot-solve: {stopped}( while its workers stopped \\(the run had ended\\))?", line)
+        for line in lines), stderr
     assert not _left_running(proc.pid)
 
 
