@@ -130,6 +130,8 @@ def test_card_tokens_cover_the_deck() -> None:
     assert [tarotclub.log_token(c) for c in cards] == tokens  # (messages spell the log's cards as it does)
     assert card_token(tarotclub.parse_card("14-S", "k")) == "KS"
     assert tarotclub.parse_card("00-T", "k") == EXCUSE and tarotclub.parse_card("01-T", "k") == TRUMP_BASE
+    # read as a deal record's tokens are: in any case, spaces around ignored
+    assert [tarotclub.parse_card(t, "k") for t in ("14-s", " 01-t ", "00-t")] == [13, TRUMP_BASE, EXCUSE]
     for bad in ("15-S", "22-T", "00-S", "1-S", "14S", "14-X"):
         with pytest.raises(RecordError, match=f"unknown TarotClub card '{bad}'"):
             tarotclub.parse_card(bad, "k")
@@ -209,6 +211,8 @@ def _broken(change: Any) -> Dict[str, Any]:
     (lambda d: d["tricks"].__setitem__(2, d["tricks"][2] + ";02-S"), ("key 'tricks[2]'", "holds 4 cards, not 5")),
     (lambda d: d["tricks"].__setitem__(5, d["tricks"][0]), ("key 'tricks[5]'", "played twice")),
     (lambda d: d["deal_info"].__setitem__("dog", ""), ("key 'deal_info.dog'", "the dog is empty")),
+    (lambda d: d["deal_info"].__setitem__("dog", "14-S;" + d["deal_info"]["dog"]),  # (it said: the dog has 7 cards)
+     ("key 'deal_info.dog': card '14-S' appears twice",)),
     # it said: key 'hands[0]': hands[0] has 19 cards, expected 18; dog has 5 cards (no 'hands' in a log)
     (lambda d: d["deal_info"].__setitem__("dog", d["deal_info"]["dog"][5:]),
      ("key 'deal_info.dog': the dog has 5 cards, expected 6",)),
@@ -272,7 +276,37 @@ def test_the_table_size_from_the_count_or_the_names() -> None:
     assert tarotclub.to_record(copy.deepcopy(doc)) == want
     doc["deal_info"].pop("number_of_players", None)
     doc["deal_info"]["players"] = ["South", "East", "North", "West"]
+    assert tarotclub.to_record(copy.deepcopy(doc)) == want
+    doc["deal_info"].pop("players")  # neither: the four-player game
     assert tarotclub.to_record(doc) == want
+
+
+def test_keys_a_log_may_leave_out_are_read_as_empty() -> None:
+    doc = log("h03_guard.json")
+    want = tarotclub.to_record(copy.deepcopy(doc))
+    assert want.slam is None and want.dealer is not None
+    for key in ("slam", "attack_handle", "defense_handle"):  # no slam announced, no poignée
+        doc["deal_info"].pop(key)
+    assert tarotclub.to_record(doc) == want
+
+
+def test_an_illegal_card_of_a_three_player_log_is_named_by_its_trick() -> None:
+    # a record's 'played[i]' is trick i // 3 at three players (i // 4 named a wrong trick)
+    doc = log("three_guard.json")
+    tricks = [t.split(";") for t in doc["tricks"]]
+    for k, j in ((k, j) for k in range(10, 23) for j in range(3)):  # two cards of later tricks swapped
+        bad = copy.deepcopy(doc)
+        swapped = copy.deepcopy(tricks)
+        swapped[k][j], swapped[k + 1][j] = swapped[k + 1][j], swapped[k][j]
+        bad["tricks"] = [";".join(t) for t in swapped]
+        try:
+            tarotclub.to_record(bad)
+        except IllegalMoveError as e:
+            trick = int(re.search(r"in trick (\d+)", e.message).group(1))  # type: ignore[union-attr]
+            assert trick >= 4 and e.key == f"tricks[{trick - 1}]", str(e)  # (from trick 4, i // 4 < i // 3)
+            break
+    else:
+        raise AssertionError("no swap made the play illegal")
 
 
 def test_dog_must_match_what_the_log_says() -> None:
