@@ -38,6 +38,7 @@ def test_canonical_hand() -> None:
     "ks,qs,7s,3s ch jh 10h 9c 8c 4c 21t 15t 3t 1t ex",
     "S:KQ73 H:CJ10 C:984 T:21.15.3 T1 E",
     "  S:KQ73   H:CJ10 D: C:984 T:21.15.3.1.EX  ",
+    "R♤ D♤ 7♤ 3♤ KN♡ V♡ 10♡ 9♧ 8♧ 4♧ A21 15A T3 1T 0T",  # the white suits, KN, the trumps as atouts
 ])
 def test_lenient_input(text: str) -> None:
     assert parse_hand(text) == sorted(CARDS)
@@ -71,6 +72,7 @@ def test_ten_and_one_are_unambiguous() -> None:
     # a trump's number in ASCII digits only: an Arabic-Indic three or a fullwidth one is no card
     ("T:21.\u0663", CardError, "unknown trump '\u0663' in 'T:21.\u0663'"),
     ("KS T\uff11", CardError, "unknown card 'T\uff11'"),
+    ("KS T0", CardError, "unknown card 'T0': trumps run from 1 to 21"),  # (not the card before T1, KC)
 ])
 def test_hand_errors_name_the_token(text: str, error: type, fragment: str) -> None:
     with pytest.raises(error) as info:
@@ -215,6 +217,10 @@ def test_numbers_that_are_not_cards_are_refused() -> None:
     assert card_token(77) == "EX" and cards_of(1 << 77) == [77]
     with pytest.raises(CardError, match=r"^'78' is not a card number \(0\.\.77\)$"):
         card_token(78)
+    for number in (78, -1):  # as numbers among the cards
+        with pytest.raises(CardError, match=f"^card number {number} out of range 0..77 "):
+            parse_cards([0, number])
+    assert parse_cards([77, 0]) == [77, 0]
 
 
 def test_mask_of_refuses_what_is_not_a_card() -> None:
