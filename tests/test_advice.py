@@ -179,6 +179,8 @@ def test_strong_hand_bids_the_highest_contract_and_weak_hand_passes() -> None:
 
 
 def test_prior_bids_restrict_the_contracts() -> None:
+    res = advice.bid_advice(STRONG, seat=2, dealer=0, bids=["pass"], **FAST)  # no bid yet: the prise too
+    assert [a.allowed for a in res.contracts] == [True, True, True, True]
     res = advice.bid_advice(STRONG, seat=2, dealer=0, bids=["garde"], **FAST)
     assert [a.allowed for a in res.contracts] == [False, False, True, True]
     res = advice.bid_advice(STRONG, seat=2, bids=["pass", "garde_contre"], **FAST)

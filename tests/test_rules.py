@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import pytest
 
@@ -45,7 +45,7 @@ from tarot_solver.rules import (
     trick_winner,
 )
 from tarot_solver.scoring import score, slam_outcome
-from tarot_solver.variant import CONTRACTS, FOUR_PLAYERS, Contract
+from tarot_solver.variant import CONTRACTS, FIVE_PLAYERS, FOUR_PLAYERS, THREE_PLAYERS, Contract, Variant
 
 
 def hand(tokens: str) -> int:
@@ -567,6 +567,16 @@ def test_bad_poignee(held: str, shown: str, token: Optional[str]) -> None:
     assert info.value.token == token
 
 
+@pytest.mark.parametrize("variant, sizes", [(THREE_PLAYERS, (13, 15, 18)), (FOUR_PLAYERS, (10, 13, 15)),
+                                             (FIVE_PLAYERS, (8, 10, 13))])
+def test_poignee_sizes_of_each_table(variant: Variant, sizes: Tuple[int, int, int]) -> None:
+    # RULES.md: simple, double and triple poignées of 13 / 15 / 18 trumps at three players, 8 / 10 / 13 at five
+    for level, size in enumerate(sizes):
+        assert poignee_level(hand(TRUMPS_1_TO[21]), parse_cards(TRUMPS_1_TO[size]), variant) == level
+        with pytest.raises(RecordError, match=f"exactly {', '.join(map(str, sizes))} trumps, not {size - 1}$"):
+            poignee_level(hand(TRUMPS_1_TO[21]), parse_cards(TRUMPS_1_TO[size - 1]), variant)
+
+
 # Petit sec and bidding ----------------------------------------------------------
 
 
@@ -592,6 +602,7 @@ def test_is_petit_sec(held: str, sec: bool) -> None:
         (["prise", "pass", "pass", "pass"], (0, Contract.PRISE)),
         (["pass", "garde", "pass", "garde_contre"], (3, Contract.GARDE_CONTRE)),
         (["PASS", "Garde-Sans"], (1, Contract.GARDE_SANS)),
+        (["pass", "Petite"], (1, Contract.PRISE)),  # the prise's other name
         (["prise", "garde", "garde_sans", "garde_contre"], (3, Contract.GARDE_CONTRE)),
     ],
 )
