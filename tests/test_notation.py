@@ -223,6 +223,12 @@ def test_numbers_that_are_not_cards_are_refused() -> None:
     assert parse_cards([77, 0]) == [77, 0]
 
 
+def test_the_excuse_has_rank_0_and_a_suit_of_its_own() -> None:
+    from tarot_solver.cards import EXCUSE, EXCUSE_SUIT, TRUMPS, rank_of, suit_mask, suit_of
+    assert (suit_of(EXCUSE), rank_of(EXCUSE), suit_mask(EXCUSE_SUIT)) == (EXCUSE_SUIT, 0, 1 << EXCUSE)
+    assert [rank_of(c) for c in (0, 13, 56, 76)] == [1, 14, 1, 21] and suit_mask(TRUMPS) >> 56 == (1 << 21) - 1
+
+
 def test_mask_of_refuses_what_is_not_a_card() -> None:
     # mask_of([78]) was a set with bit 78, refused only later by whatever read it; a float
     # or a bool was truncated to a card, a token an int() ValueError
