@@ -94,6 +94,9 @@ def test_limits_stop_the_tree_and_it_goes_on() -> None:
     # a full tree stops growing
     small = ProofSearch(core, st.camps, value + 1, leaf_nodes=1, max_tree=20)
     assert small.run(budget(core)) is None and small.full
+    core.clear_table()  # a limit of one node: the root alone, never expanded
+    root = ProofSearch(core, st.camps, value + 1, leaf_nodes=1, max_tree=1)
+    assert root.run(budget(core)) is None and root.full and root.size == 1
     # a run's leaf budget replaces the tree's: one probe at the root settles it
     core.clear_table()
     deep = ProofSearch(core, st.camps, value, leaf_nodes=1)
@@ -117,6 +120,20 @@ class _Interrupting:
         return getattr(self._core, name)
 
 
+class _InterruptedAfterPlay(_Interrupting):
+    """A core that raises KeyboardInterrupt just after its n-th card played: a Ctrl-C
+    between the core's move and the tree's note of it."""
+
+    def probe(self, *args: Any) -> Any:
+        return self._core.probe(*args)
+
+    def play(self, move: int) -> None:
+        self._core.play(move)
+        self._left -= 1
+        if self._left == 0:
+            raise KeyboardInterrupt
+
+
 def test_an_interrupted_tree_leaves_the_core_where_it_was() -> None:
     rng = random.Random(4)
     core = Core(16 << 20)
@@ -126,13 +143,14 @@ def test_an_interrupted_tree_leaves_the_core_where_it_was() -> None:
         st = random_position(rng, 9)
         value = round(2 * exact.solve(st, pv=False).margin)  # the hardest question
         before = loaded(st, core)
-        tree = ProofSearch(_Interrupting(core, n), st.camps, value, leaf_nodes=5)  # type: ignore[arg-type]
-        try:
-            tree.run(budget(core))
-        except KeyboardInterrupt:
-            interrupted += 1
-        assert where(core) == before
-    assert interrupted >= 4
+        for stopped in (_Interrupting(core, n), _InterruptedAfterPlay(core, n)):
+            tree = ProofSearch(stopped, st.camps, value, leaf_nodes=5)  # type: ignore[arg-type]
+            try:
+                tree.run(budget(core))
+            except KeyboardInterrupt:
+                interrupted += 1
+            assert where(core) == before
+    assert interrupted >= 8
 
 
 def test_probes_handing_over_to_the_tree_keep_exact_values(monkeypatch: Any) -> None:
