@@ -44,7 +44,7 @@ CONTRACTS = {
     "guard against": Contract.GARDE_CONTRE,
 }
 _SUITS = "SHDC"
-_TOKEN = re.compile(r"^(\d\d)-([SHDCT])$")
+_TOKEN = re.compile(r"^(\d\d)-([SHDCT])$", re.ASCII)  # (not another script's digits, as cards.py)
 _PLAYED_KEY = re.compile(r"^played\[(\d+)\]$")
 _POIGNEE_KEY = re.compile(r"^poignees\[(\d+)\]")
 

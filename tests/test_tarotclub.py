@@ -132,7 +132,8 @@ def test_card_tokens_cover_the_deck() -> None:
     assert tarotclub.parse_card("00-T", "k") == EXCUSE and tarotclub.parse_card("01-T", "k") == TRUMP_BASE
     # read as a deal record's tokens are: in any case, spaces around ignored
     assert [tarotclub.parse_card(t, "k") for t in ("14-s", " 01-t ", "00-t")] == [13, TRUMP_BASE, EXCUSE]
-    for bad in ("15-S", "22-T", "00-S", "1-S", "14S", "14-X"):
+    # ASCII digits only, as for deal records: an Arabic-Indic or a fullwidth 14 was read as a king
+    for bad in ("15-S", "22-T", "00-S", "1-S", "14S", "14-X", "\u0661\u0664-S", "\uff11\uff14-S"):
         with pytest.raises(RecordError, match=f"unknown TarotClub card '{bad}'"):
             tarotclub.parse_card(bad, "k")
 
