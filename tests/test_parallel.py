@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import signal
@@ -10,6 +11,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import BrokenExecutor, CancelledError
 from types import SimpleNamespace
 from typing import Any, Callable, Dict, Iterator, List, Tuple
 
@@ -17,7 +19,9 @@ import pytest
 
 from tarot_solver import __version__
 from tarot_solver.errors import SchedulerError, WorkerError
-from tarot_solver.parallel import Progress, _check_workers, _quiet_cancelled_dispatch, _workers_watched, map_ordered
+from tarot_solver import parallel
+from tarot_solver.parallel import (Progress, _check_scheduler, _check_workers, _died, _quiet_cancelled_dispatch,
+                                   _workers_watched, chunks, default_jobs, map_ordered, stop_local_workers)
 
 from conftest import default_sigint
 
@@ -253,6 +257,126 @@ print(masks.pop(os.getpid()), sorted(set(masks.values())))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() in ("0 [1]", "0 []"), proc.stdout  # (the main thread's, then the others')
 
+
+def _pid(_: int) -> int:
+    return os.getpid()
+
+
+def test_jobs_0_runs_in_a_worker_per_core() -> None:
+    # 0 means all cores (1 alone runs in this process): it returned no result at all when
+    # the items read ahead were `jobs` of them, and ran here when 0 was taken as 1
+    if default_jobs() < 2:
+        pytest.skip("one core: joblib runs a pool of one job in this process")
+    pids = list(map_ordered(_pid, range(4), jobs=0))
+    assert len(pids) == 4 and os.getpid() not in pids
+    assert list(map_ordered(_pid, range(2), jobs=1)) == [os.getpid()] * 2
+
+
+def _slow_first(i: int) -> int:
+    time.sleep(0.5 if i == 0 else 0.0)
+    return i
+
+
+def test_results_come_in_input_order_whatever_finishes_first() -> None:
+    assert list(map_ordered(_slow_first, range(6), jobs=2)) == list(range(6))
+
+
+def _nap(i: int) -> int:
+    time.sleep(0.05)
+    return i
+
+
+def test_items_are_read_as_the_workers_need_them() -> None:
+    # a few tasks per worker in flight: a run over many games does not hold them all at once
+    read: List[int] = []
+
+    def items() -> Iterator[int]:
+        for i in range(400):
+            read.append(i)
+            yield i
+
+    run = map_ordered(_nap, items(), jobs=2)
+    assert next(run) == 0
+    assert len(read) < 100, len(read)
+    run.close()
+
+
+def test_stop_local_workers_stops_the_pool_this_process_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    from joblib.externals.loky import reusable_executor  # type: ignore[import-untyped]
+
+    monkeypatch.setattr(parallel, "_local_pool_started", False)
+    pids = set(map_ordered(_pid, range(4), jobs=2))
+    executor = reusable_executor._executor
+    monkeypatch.setattr(executor, "shutdown", lambda **kwargs: time.sleep(1.0))  # a teardown that hangs
+    assert stop_local_workers(0.1) is False
+    monkeypatch.undo()
+    monkeypatch.setattr(parallel, "_local_pool_started", True)
+    assert stop_local_workers(10.0) is True
+    for pid in pids:  # (joined: not even zombies)
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_is_drawn_over_one_line_once_a_second_has_passed(monkeypatch: pytest.MonkeyPatch) -> None:
+    err = _Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(Progress, "elapsed", property(lambda self: 0.5))
+    bar = Progress("solving:", 3)
+    bar.step()
+    bar.close()
+    assert err.getvalue() == ""  # a short run draws nothing
+    monkeypatch.setattr(Progress, "elapsed", property(lambda self: 7.2))
+    for _ in range(3):  # the total was an estimate: the bar ends full, at 4/4
+        bar.step()
+    bar.show("end")  # a shorter line blanks the rest of the longer one
+    bar.close()
+    assert err.getvalue() == ("\rsolving: [####################----------] 2/3 7s"
+                              "\rsolving: [##############################] 3/3 7s"
+                              "\rsolving: [##############################] 4/4 7s"
+                              "\rsolving: end" + " " * 36 + "\n")
+    err.truncate(0)
+    err.seek(0)
+    count = Progress("analyzing:", None)
+    count.step()
+    count.close()
+    assert err.getvalue() == "\ranalyzing: 1 done 7s\n"
+    Progress(None, 3).step()  # no label: no bar
+    assert err.getvalue() == "\ranalyzing: 1 done 7s\n"
+    monkeypatch.setattr(err, "isatty", lambda: False)
+    quiet = Progress("solving:", 3)  # not a terminal: no bar (a line a minute, below)
+    quiet.step()
+    quiet.close()
+    assert err.getvalue() == "\ranalyzing: 1 done 7s\n"
+
+
+def test_a_lost_run_says_why() -> None:
+    lost = CancelledError()
+    lost.reason = "scheduler-connection-lost"  # type: ignore[attr-defined]
+    assert _died(lost) == "the connection to the Dask scheduler was lost"
+    other = CancelledError()
+    other.reason = "stimulus"  # type: ignore[attr-defined]
+    assert _died(other) == "the Dask cluster cancelled a task (stimulus)"
+    assert _died(CancelledError()) == "the Dask cluster cancelled a task"
+    assert _died(BrokenExecutor("A task has failed to un-serialize.\nDetails")) == (
+        "a worker process died (A task has failed to un-serialize. Details); if it ran out of memory,"
+        " fewer --jobs use less")
+
+
+def test_chunks_cover_the_sequence_in_order() -> None:
+    assert list(chunks(range(7), 3)) == [range(0, 3), range(3, 6), range(6, 7)]
+    assert list(chunks([5], 4)) == [[5]] and list(chunks([], 4)) == []
+
+
+@pytest.mark.parametrize("port", [0, 65536])
+def test_a_scheduler_port_out_of_range_is_named(port: int) -> None:
+    pytest.importorskip("distributed")
+    with pytest.raises(SchedulerError, match=f"^key 'scheduler': bad address: port {port} is not in 1..65535"):
+        _check_scheduler(f"tcp://127.0.0.1:{port}", 1.0)
 
 
 class _Clock:
