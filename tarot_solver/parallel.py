@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import io
 import itertools
 import logging
 import os
@@ -138,7 +137,7 @@ def _same_file(one: IO[str], other: IO[str]) -> bool:
     """Whether two streams write to the same file; False for a stream that is none."""
     try:
         a, b = os.fstat(one.fileno()), os.fstat(other.fileno())
-    except (OSError, ValueError, io.UnsupportedOperation):
+    except (OSError, ValueError):  # (io.UnsupportedOperation is both)
         return False
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
