@@ -34,7 +34,7 @@ import json
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, points
 from .errors import RecordError, integer, plural, spelled
@@ -43,6 +43,9 @@ from .rules import PlayState
 from .scoring import ScoreResult
 from .solver import WORKER_TABLE_MB, Solver, _check_limits, _check_table_mb, worker_solver
 from .variant import VARIANTS, Contract
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: the roles of the summary; the partner (five players) counts only games that had one
 ROLES = ("taker", "partner", "defence")
@@ -456,15 +459,16 @@ class Summary:
                          f" at {'its' if unproven == 1 else 'their'} proven lower bound")
         return "\n".join(lines)
 
-    def plot(self, path: PathLike) -> None:
-        """Draw the distribution of exact error costs per role into an image file (matplotlib)."""
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    def figure(self) -> "Figure":
+        """The distribution of exact error costs per role, one panel a role, as a
+        matplotlib Figure (to show in a notebook, or save).  Drawn without pyplot, so
+        the backend of the script or notebook that asks is left as it was."""
+        from matplotlib.figure import Figure
+        from matplotlib.ticker import MaxNLocator
 
         roles = [role for role in ROLES if self._shown(role)]
-        fig, axes = plt.subplots(len(roles), 1, sharex=True, figsize=(7, 2.5 * len(roles)))
+        fig = Figure(figsize=(7, 2.5 * len(roles)))
+        axes = fig.subplots(len(roles), 1, sharex=True, squeeze=False)[:, 0]
         top = max([hp for c in self.costs.values() for hp in c] + [2]) / 2
         bins = [b / 2 for b in range(0, int(top * 2) + 3)]
         for ax, role in zip(axes, roles):
@@ -476,10 +480,14 @@ class Summary:
             ax.set_title(f"{role}: {tally.errors} errors in {tally.games} games,"
                          f" {points(tally.lost_hp)} points lost{unproven}", fontsize=10)
             ax.set_ylabel("errors")
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # (a count: no 0.5 error)
         axes[-1].set_xlabel("cost of the error (card points)")
         fig.tight_layout()
-        fig.savefig(path)
-        plt.close(fig)
+        return fig
+
+    def plot(self, path: PathLike) -> None:
+        """Save :meth:`figure` into an image file (its format by the file's suffix)."""
+        self.figure().savefig(path)
 
 
 def _fixed(value: Optional[float]) -> str:

@@ -362,6 +362,30 @@ def test_summary_by_role_and_seat(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     summary.plot(tmp_path / "costs.png")
     assert (tmp_path / "costs.png").read_bytes()[:4] == b"\x89PNG"
+    # a panel a role, the errors counted in whole numbers (no tick at half an error)
+    figure = summary.figure()
+    assert [ax.get_title().split(":")[0] for ax in figure.axes] == ["taker", "defence"]
+    assert all(float(tick).is_integer() for ax in figure.axes for tick in ax.get_yticks())
+
+
+def test_a_plot_leaves_pyplot_and_the_callers_backend_alone(tmp_path: Path) -> None:
+    # a notebook that saved the plot kept its own backend: the plot switched it to Agg
+    pytest.importorskip("matplotlib")
+    code = """if True:
+        import sys, matplotlib
+        matplotlib.use("svg")
+        from tarot_solver.history import Summary
+        summary = Summary()
+        summary.add({"id": None, "line": 1, "taker": 0, "made": True, "dd_made": True, "complete": True,
+                     "undecided": 0, "errors": [{"seat": 1, "cost": 2}], "scores": [0, 0, 0, 0]})
+        summary.plot(sys.argv[1])
+        print(matplotlib.get_backend(), "matplotlib.pyplot" in sys.modules)
+    """
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "c.png")], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["svg", "False"]
+    assert (tmp_path / "c.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_the_partners_errors_are_the_partners() -> None:
