@@ -320,6 +320,16 @@ def test_stop_local_workers_stops_the_pool_this_process_started(monkeypatch: pyt
             os.kill(pid, 0)
 
 
+class _Clock:
+    """A clock a test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
         return True
@@ -328,12 +338,13 @@ class _Terminal(io.StringIO):
 def test_the_progress_bar_is_drawn_over_one_line_once_a_second_has_passed(monkeypatch: pytest.MonkeyPatch) -> None:
     err = _Terminal()
     monkeypatch.setattr(sys, "stderr", err)
-    monkeypatch.setattr(Progress, "elapsed", property(lambda self: 0.5))
-    bar = Progress("solving:", 3)
+    clock = _Clock()
+    bar = Progress("solving:", 3, clock=clock)
+    clock.now += 0.5
     bar.step()
     bar.close()
     assert err.getvalue() == ""  # a short run draws nothing
-    monkeypatch.setattr(Progress, "elapsed", property(lambda self: 7.2))
+    clock.now += 6.7  # (7.2 s in)
     for _ in range(3):  # the total was an estimate: the bar ends full, at 4/4
         bar.step()
     bar.show("end")  # a shorter line blanks the rest of the longer one
@@ -344,14 +355,16 @@ def test_the_progress_bar_is_drawn_over_one_line_once_a_second_has_passed(monkey
                               "\rsolving: end" + " " * 36 + "\n")
     err.truncate(0)
     err.seek(0)
-    count = Progress("analyzing:", None)
+    count = Progress("analyzing:", None, clock=clock)
+    clock.now += 7.2
     count.step()
     count.close()
     assert err.getvalue() == "\ranalyzing: 1 done 7s\n"
-    Progress(None, 3).step()  # no label: no bar
+    Progress(None, 3, clock=clock).step()  # no label: no bar
     assert err.getvalue() == "\ranalyzing: 1 done 7s\n"
     monkeypatch.setattr(err, "isatty", lambda: False)
-    quiet = Progress("solving:", 3)  # not a terminal: no bar (a line a minute, below)
+    quiet = Progress("solving:", 3, clock=clock)  # not a terminal: no bar (a line a minute, below)
+    clock.now += 7.2
     quiet.step()
     quiet.close()
     assert err.getvalue() == "\ranalyzing: 1 done 7s\n"
@@ -380,16 +393,6 @@ def test_a_scheduler_port_out_of_range_is_named(port: int) -> None:
     pytest.importorskip("distributed")
     with pytest.raises(SchedulerError, match=f"^key 'scheduler': bad address: port {port} is not in 1..65535"):
         _check_scheduler(f"tcp://127.0.0.1:{port}", 1.0)
-
-
-class _Clock:
-    """A clock a test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_progress_off_a_terminal_is_a_line_a_minute_and_the_last_count(capsys: pytest.CaptureFixture) -> None:
