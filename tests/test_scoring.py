@@ -146,6 +146,11 @@ def test_slams_with_the_excuse_changing_camp_in_the_last_trick():
         score(G, 173, 2, slam="unannounced-made")  # at four, the taker's camp has one Excuse player
     with pytest.raises(RecordError, match="the taker has 4.5 points at most in a garde_contre, not 5"):
         score(GC, 10, 1, slam="defence")
+    # a garde sans dog counts for the taker: four kings, the 21 and the Petit are 27 points,
+    # and a defender's Excuse played to another defender's last trick 4.5 more
+    assert score(GS, 63, 3, slam="defence").unit == -(25 + 5) * 4 - 200  # 31.5 points, 4.5 short of 36
+    with pytest.raises(RecordError, match="the taker has 31.5 points at most in a garde_sans, not 32"):
+        score(GS, 64, 3, slam="defence")
 
 
 @pytest.mark.parametrize(
@@ -289,6 +294,17 @@ def test_half_point_short_flips_petit_and_poignee_sides():
      "a Petit au bout for the attack, but a defence slam leaves the taker no trick"),
     (("garde", 174, 2), {"slam": "announced-made", "petit_au_bout": False}, "petit_au_bout",
      "a Petit au bout for the defence, but the taker's slam leaves the defence no trick"),
+    # the camp that wins the last trick with the Petit in it holds the Petit at the end
+    (("garde", 120, 3), {"petit_au_bout": False}, "petit_au_bout",
+     "a Petit au bout for the defence, but the taker has all three oudlers"),
+    # without a slam each camp won a trick (three cards besides the Excuse at least, 1.5
+    # points); a discard of six cards is half a point each at least, 3 points for the
+    # taker; the dog of a garde contre the same for the defence
+    (("garde", 8, 0), {}, "taker_half_points", "4 points: the taker of a garde has 4.5 to 89.5 at 4 players"),
+    (("garde_contre", 2, 0), {}, "taker_half_points",
+     "1 points: the taker of a garde_contre has 1.5 to 86.5 at 4 players"),
+    (("garde_contre", 174, 3), {}, "taker_half_points",
+     "87 points: the taker of a garde_contre has 1.5 to 86.5 at 4 players"),
 ])
 def test_what_no_deal_ends_in_is_refused(args, kwargs, key, fragment):
     # as the command line refuses it (tests/test_cli.py: test_score_bad_values)
