@@ -309,6 +309,8 @@ def test_discard_candidates_are_legal_distinct_and_start_with_the_policy() -> No
     ("T1 T3 T5 T7 T9 1S 2S 3S 4S 5S 6S 7S 1H 2H 3H 1D 2D 3D", 30),
     # the Petit with four trumps counts nothing; six hearts 7, two voids
     ("T1 T2 T3 T4 1S 2S 3S 4S 5S 6S 1H 2H 3H 4H 5H 6H 7H 8H", 8 + 7 + 9 + 12),
+    # trumps 8x2, the Petit with seven trumps or more 9, a club void 6
+    ("T1 T2 T3 T4 T5 T6 T7 T8 1S 2S 3S 1H 2H 3H 1D 2D 3D 4D", 16 + 9 + 6),
 ])
 def test_hand_count_follows_the_documented_scale(hand: str, count: int) -> None:
     # the scale of tarot_solver/handcount.py's docstring, counted by hand
@@ -332,6 +334,10 @@ def test_simple_discard_voids_the_shortest_suits_then_banks_points() -> None:
     discard = simple_discard(mask_of(hand_and_dog))
     assert discard == sorted(parse_cards("1S 2S 3H 4H 5H QC"))
     rules.check_discard(mask_of(hand_and_dog), discard)
+    # a kingless suit of exactly six cards fits, and is voided whole; the shorter suits
+    # hold their kings and are kept
+    hand_and_dog = parse_cards("KS 1S KH 2H 3H KD 2D 3D 4D 1C 2C 3C 4C 5C 6C T21 T1 T2 T3 T4 T5 T6 T7 T8")
+    assert simple_discard(mask_of(hand_and_dog)) == sorted(parse_cards("1C 2C 3C 4C 5C 6C"))
 
 
 def test_a_kingless_suit_of_the_dogs_size_is_voided() -> None:
