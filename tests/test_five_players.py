@@ -47,6 +47,8 @@ def test_callable_cards_and_what_a_call_shows() -> None:
     assert rules.call_reveals(parse_card("KD")) == 0 and rules.call_reveals(parse_card("QD")) == kings
     with pytest.raises(TarotError, match="calls a king"):
         rules.call_reveals(parse_card("10D"))
+    with pytest.raises(TarotError, match="calls a king"):
+        rules.call_reveals(parse_card("T14"))  # a trump is never called, whatever its number
     with pytest.raises(TarotError, match=r"calls a queen \(he holds every card of the ranks above\), not 'KS'"):
         rules.check_call(kings, parse_card("KS"))
 
