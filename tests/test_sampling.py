@@ -176,6 +176,35 @@ def test_sizes_that_do_not_add_up_are_refused() -> None:
     c = hand_constraints(0, mask_of(range(18)))
     with pytest.raises(ConstraintError, match="60 unknown cards for 59 places"):
         Sampler(Constraints(sizes=(18, 18, 18, 17, 6), known=c.known, forbidden=c.forbidden))
+    # too many places is as wrong as too few
+    with pytest.raises(ConstraintError, match="60 unknown cards for 61 places"):
+        Sampler(Constraints(sizes=(18, 18, 18, 19, 6), known=c.known, forbidden=c.forbidden))
+
+
+def test_more_known_cards_than_a_hand_holds_are_refused() -> None:
+    # 19 cards known with seat 1 and 59 unknown for the 59 other places: the sizes add
+    # up, the hand does not
+    c = hand_constraints(0, mask_of(range(18)))
+    known = (c.known[0], mask_of(range(18, 37)), 0, 0, 0)
+    with pytest.raises(ConstraintError, match="seat 1 holds 18 cards but 19 are known to be there"):
+        Sampler(Constraints(sizes=c.sizes, known=known, forbidden=c.forbidden))
+
+
+def test_a_card_known_in_two_places_is_named() -> None:
+    c = hand_constraints(0, mask_of(range(18)))
+    known = (c.known[0], 0, 0, 1 << 20, 1 << 20)
+    with pytest.raises(ConstraintError,
+                       match="'7H' is known to be both with seat 3 and with the cards set aside"):
+        Sampler(Constraints(sizes=c.sizes, known=known, forbidden=c.forbidden))
+
+
+def test_a_card_known_in_a_hand_and_played_is_named() -> None:
+    # seat 2 played the 1S, which seat 0 is said to hold (the sizes not lowered for the play,
+    # so that the counts add up): no world may deal it again
+    c = hand_constraints(0, mask_of(range(18)))
+    played = Constraints(sizes=c.sizes, known=c.known, forbidden=c.forbidden, played_by=(0, 0, 1, 0))
+    with pytest.raises(ConstraintError, match="'1S' is known to be with seat 0, which cannot hold it"):
+        Sampler(played)
 
 
 # Knowledge from a record ------------------------------------------------------------------
