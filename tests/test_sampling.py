@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from collections import Counter
 from typing import Dict, List, Sequence, Tuple
 
@@ -132,6 +133,19 @@ def test_bid_worlds_keep_the_hand_and_deal_everything() -> None:
             assert not total & h
             total |= h
         assert total == FULL_DECK
+
+
+def test_a_dog_shown_stays_aside_in_every_world() -> None:
+    # a prise or garde shows the dog to all: only the 54 cards of the other three hands
+    # are unknown, 18 to each (the hand holds T1 and T2: no Petit sec to redraw)
+    hand, dog = mask_of(range(40, 58)), mask_of(range(6))
+    sampler = Sampler(hand_constraints(1, hand, dog))
+    assert sampler.count == math.factorial(54) // math.factorial(18) ** 3
+    for i in range(20):
+        w = sampler.sample(world_rng(0, i))
+        assert w.aside == dog and w.hands[1] == hand
+    assert Sampler(hand_constraints(1, hand)).count == math.factorial(60) // (math.factorial(18) ** 3
+                                                                              * math.factorial(6))
 
 
 def test_petit_sec_deals_are_redrawn() -> None:
