@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import re
 from collections import Counter
 from typing import Dict, List, Sequence, Tuple
 
@@ -26,7 +27,8 @@ from tarot_solver.cards import (
     suit_mask,
     suit_of,
 )
-from tarot_solver.records import DealRecord, read_records
+from tarot_solver.errors import RecordError
+from tarot_solver.records import DealRecord, read_record, read_records
 from tarot_solver.sampling import (
     ConstraintError,
     Constraints,
@@ -37,6 +39,7 @@ from tarot_solver.sampling import (
     record_constraints,
     world_rng,
 )
+from tarot_solver.variant import Contract
 
 from conftest import EXAMPLES, load_json
 
@@ -388,6 +391,22 @@ def test_excuse_in_a_poignee_means_no_other_trump() -> None:
         check_world(c, sampler.sample(world_rng(2, i)))
 
 
+def test_a_card_played_from_the_discard_or_from_another_s_poignee_is_named() -> None:
+    # examples/deal.json seen by seat 0: seat 1 takes a garde, seat 3 leads; a trump shown
+    # in the discard, or shown in seat 3's poignée, cannot then be played by another seat
+    record = read_record(EXAMPLES / "deal.json")
+    known = dict(seat=0, hand=mask_of(record.hands[0]), taker=1, contract=Contract.GARDE, leader=3,
+                 dog=mask_of(record.dog))
+    discarded = View(aside=mask_of(parse_cards("T4")), played=tuple(parse_cards("T4")), **known)
+    with pytest.raises(RecordError, match=re.escape("seat 3 plays 'T4' in trick 1, but it is in the discard")):
+        discarded.constraints()
+    poignee = mask_of(parse_cards("T1 T2 T3 T5 T6 T9 T11 T13 T15 T18"))
+    shown = View(aside=0, played=tuple(parse_cards("T15 T16 T18")), poignees=((3, poignee),), **known)
+    with pytest.raises(RecordError, match=re.escape("seat 1 plays 'T18' in trick 1, but seat 3 showed it in a"
+                                                    " poignée")):
+        shown.constraints()
+
+
 def test_contradictory_knowledge_is_an_error() -> None:
     c = hand_constraints(0, mask_of(range(18)))
     impossible = Constraints(sizes=c.sizes, known=c.known, forbidden=(0, TRUMPS_MASK, TRUMPS_MASK, TRUMPS_MASK,
@@ -444,6 +463,26 @@ def test_a_king_called_shows_the_taker_was_not_dealt_all_four_kings() -> None:
     forced = dataclasses.replace(c, forbidden=(0, 1 << kc, 1 << kc, 1 << kc, 0, 0))
     with pytest.raises(ConstraintError, match="deal seat 0 every card of the rank of 'KC'"):
         Sampler(forced).sample(world_rng(0, 0))
+
+
+def test_a_queen_the_taker_discarded_may_lie_aside_when_he_calls_a_knight() -> None:
+    # a knight called shows the taker was dealt the four kings and the four queens; a queen
+    # (unlike a king) may be discarded, so the defence cannot rule one out of the discard
+    taker = parse_cards("KS QS KH QH KD QD KC QC T2 T3 T4 T5 T6 T7 T8")
+    dog = parse_cards("1S 2S 3S")
+    rest = [c for c in range(78) if c not in taker + dog]  # 45 plain cards, then T1 T9..T21 EX
+    record = DealRecord.from_json({
+        "players": 5, "hands": [rest[:15], rest[15:30], taker, rest[30:45], rest[45:]], "dog": dog,
+        "dealer": 4, "taker": 2, "contract": "garde", "called": "CS", "discard": parse_cards("QH 1S 2S")})
+    kings, queens = mask_of(parse_cards("KS KH KD KC")), mask_of(parse_cards("QS QH QD QC"))
+    c = record_constraints(record, 0)
+    assert all(c.forbidden[s] & (kings | queens) == kings | queens for s in (0, 1, 3, 4))
+    assert c.forbidden[5] & (kings | queens) == kings
+    assert not c.forbidden[5] & mask_of(record.discard)  # the true discard fits
+    sampler = Sampler(c)
+    for i in range(20):
+        w = sampler.sample(world_rng(0, i))
+        assert w.hands[2] & (kings | queens) | w.aside & queens == kings | queens
 
 
 def test_a_defender_never_deals_the_taker_the_king_he_called_with_the_other_three() -> None:
