@@ -897,7 +897,9 @@ def test_view_of_checks_the_play_against_the_seats_cards() -> None:
     record = read_record(EXAMPLES / "deal.json")
     known = dict(taker=1, contract="garde", leader=3, dog=record.dog, discard=[])
     for played, says in ((["3S"], "key 'played[0]': seat 3 plays '3S' in trick 1, but seat 0 holds it"),
-                         (["6S", "KS"], "key 'played[1]': seat 0 plays 'KS' in trick 1, but does not hold it")):
+                         (["6S", "KS"], "key 'played[1]': seat 0 plays 'KS' in trick 1, but does not hold it"),
+                         # he holds the QH, but a spade is led and he holds spades
+                         (["6S", "QH"], "key 'played[1]': seat 0 plays 'QH' in trick 1, but may not play it")):
         with pytest.raises(RecordError, match=re.escape(says)):
             advice.view_of(0, record.hands[0], played=played, **known)  # type: ignore[arg-type]
     assert advice.view_of(0, record.hands[0], **known).played == ()  # (seat 3 is on turn: a view all the same)
