@@ -36,6 +36,7 @@ from tarot_solver.sampling import (
     View,
     World,
     hand_constraints,
+    have_played,
     record_constraints,
     world_rng,
 )
@@ -374,6 +375,15 @@ def test_a_poignee_is_seen_once_its_holder_has_played() -> None:
         record = DealRecord.from_json({**trumpy_deal(), "played": played})
         assert View.of_record(record, 2).poignees == seen
         assert record_constraints(record, 2).known[0] & shown == (shown if seen else 0)
+
+
+def test_the_seats_that_have_played_are_counted_from_the_first_leader() -> None:
+    # (their poignées are shown): seat 2 leads, then 3, 0 and 1, a card each
+    assert have_played(2, 0, 4) == set()
+    assert have_played(2, 3, 4) == {2, 3, 0}
+    assert have_played(2, 4, 4) == have_played(2, 40, 4) == {0, 1, 2, 3}
+    assert have_played(1, 2, 3) == {1, 2} and have_played(4, 2, 5) == {4, 0}
+    assert have_played(None, 0, 4) == set()  # no card played: no seat, leader known or not
 
 
 def test_excuse_in_a_poignee_means_no_other_trump() -> None:
