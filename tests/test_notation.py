@@ -147,6 +147,8 @@ def test_the_example_hand_file() -> None:
     ("taker=5 / - / - / - / - / - / -", RecordError, "key 'taker': bad seat '5': seats are integers 0..4"),
     # a digit that is not a decimal one ('²'.isdigit() but int('²') fails)
     ("dealer=\u00b2 / a / b / c / d / e", RecordError, "key 'dealer': bad seat"),
+    # ASCII digits only, as for a trump's number: a fullwidth one ('１'.isdecimal(), int('１') == 1) is no seat
+    ("dealer=\uff11 / - / - / - / - / -", RecordError, "key 'dealer': bad seat"),
     ("contract=gard / a / b / c / d / e", RecordError, "key 'contract': unknown contract 'gard'"),
     ("seat=1 / a / b / c / d / e", RecordError, "unknown deal option 'seat'"),
     # an option twice is refused, as a JSON record's key twice is (which value is meant?)
