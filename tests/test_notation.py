@@ -129,6 +129,18 @@ def test_format_deal_writes_only_what_parse_deal_reads(deal_obj: Dict[str, Any])
     for hands in (record.hands[:2], [*record.hands, *record.hands[:2]]):
         with pytest.raises(RecordError, match="bad number of players"):
             format_deal(hands, record.dog)
+    # the number of hands is the number of players: a players that disagrees is refused
+    with pytest.raises(RecordError, match="4 hands for 3 players"):
+        format_deal(record.hands, record.dog, players=3)
+    assert format_deal(record.hands, record.dog, players=4) == format_deal(record.hands, record.dog)
+
+
+def test_format_deal_writes_the_discard_in_card_order(deal_obj: Dict[str, Any]) -> None:
+    # canonical whatever the order given: examples/deal.json's discard as docs/notation.md writes it
+    record = DealRecord.from_json(deal_obj)
+    text = format_deal(record.hands, record.dog, dealer=2, taker=1, contract="garde",
+                       discard=parse_cards("8D 2D 1D 7H CS 9S"))
+    assert text.startswith("dealer=2 taker=1 contract=garde discard=9S,CS,7H,1D,2D,8D / ")
 
 
 def test_the_example_hand_file() -> None:
