@@ -133,6 +133,12 @@ def test_format_deal_writes_only_what_parse_deal_reads(deal_obj: Dict[str, Any])
     with pytest.raises(RecordError, match="4 hands for 3 players"):
         format_deal(record.hands, record.dog, players=3)
     assert format_deal(record.hands, record.dog, players=4) == format_deal(record.hands, record.dog)
+    # and a seat it writes is one of the table's, as parse_deal reads it back
+    for key, seat, says in (("dealer", 4, "bad seat '4': seats are integers 0..3"),
+                            ("taker", -1, "bad seat '-1': seats are integers 0..3"),
+                            ("leader", 4, "bad seat '4': seats are integers 0..3")):
+        with pytest.raises(RecordError, match=f"^key '{key}': {says}"):
+            format_deal(record.hands, record.dog, **{key: seat})
 
 
 def test_format_deal_writes_the_discard_in_card_order(deal_obj: Dict[str, Any]) -> None:
