@@ -176,6 +176,14 @@ def test_hall_violation_is_named() -> None:
         Sampler(c)
 
 
+def test_hall_violation_of_the_cards_set_aside_is_named() -> None:
+    # seats 1 to 3 void in spades: the three spades can only go aside, which has room for two
+    c = small_case([0, 1, 2, 14, 15], (0, 1, 1, 1, 2), {1: SPADES, 2: SPADES, 3: SPADES})
+    with pytest.raises(ConstraintError,
+                       match="3 unknown cards can only be with the cards set aside, which has room for 2"):
+        Sampler(c)
+
+
 def test_card_with_no_place_is_named() -> None:
     c = small_case([0, 14], (0, 1, 1, 0, 0), {1: 1, 2: 1})
     with pytest.raises(ConstraintError, match="'1S' fits in no hand"):
@@ -296,6 +304,19 @@ def test_play_reveals_voids_and_missing_trumps() -> None:
     assert seen["void"] and seen["no trump"]
 
 
+def test_a_trump_under_the_highest_on_a_suit_lead_shows_none_above() -> None:
+    # examples/deal.json seen by seat 0 (seat 1 takes a garde, seat 3 leads): a heart led,
+    # seat 1 trumps with the T13, and seat 2, void in hearts too, plays the T2: he must have
+    # overtrumped if able, so he holds no trump above the T13 (the T3..T12 he may hold)
+    record = read_record(EXAMPLES / "deal.json")
+    view = View(seat=0, hand=mask_of(record.hands[0]), taker=1, contract=Contract.GARDE, leader=3,
+                dog=mask_of(record.dog), aside=0, played=tuple(parse_cards("8H 4H T13 T2")))
+    forbidden = view.constraints().forbidden[2]
+    above, below = mask_of(parse_cards("T14 T15 T16 T17 T18 T19 T20 T21")), mask_of(parse_cards("T3 T5 T11 T12"))
+    assert forbidden & above == above and not forbidden & below
+    assert forbidden & suit_mask(1) == suit_mask(1)  # (the hearts)
+
+
 def trumpy_deal() -> Dict[str, object]:
     """A garde whose taker (seat 0) must put three trumps in the discard and shows a poignée."""
     taker = parse_cards("T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 T14 T15 T16 KS KH KD")
@@ -365,6 +386,29 @@ def test_a_defender_never_sees_a_king_or_an_oudler_in_the_discard() -> None:
                 assert not sampler.sample(world_rng(0, i)).aside & never
                 checked += 1
     assert checked >= 300
+
+
+def test_the_dog_of_a_garde_is_aside_until_the_taker_discards() -> None:
+    # examples/deal.json cut before the discard: the dog was shown to all and is still the
+    # aside cards, in every world of every seat
+    obj = {k: v for k, v in load_json("deal.json").items() if k != "discard"}
+    record = DealRecord.from_json(obj)
+    dog = mask_of(record.dog)
+    for seat in range(4):
+        c = record_constraints(record, seat)
+        assert c.known[ASIDE] == dog
+        sampler = Sampler(c)
+        assert all(sampler.sample(world_rng(0, i)).aside == dog for i in range(5))
+
+
+def test_no_seat_sees_the_dog_of_a_garde_sans() -> None:
+    obj = {**load_json("deal.json"), "contract": "garde_sans", "bids": ["pass", "pass", "garde_sans", "pass"]}
+    del obj["discard"]
+    record = DealRecord.from_json(obj)
+    for seat in range(4):
+        view = View.of_record(record, seat)
+        assert view.dog is None and view.aside is None
+        assert record_constraints(record, seat).known[ASIDE] == 0
 
 
 def test_a_poignee_is_seen_once_its_holder_has_played() -> None:
