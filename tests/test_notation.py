@@ -117,6 +117,15 @@ def test_format_deal_writes_the_leader(deal_obj: Dict[str, Any]) -> None:
     assert format_deal(**fields) == text
 
 
+def test_format_deal_writes_the_options_in_the_documented_order() -> None:
+    # dealer, taker, contract, called, discard, leader (docs/notation.md), whatever the order given
+    record = DealRecord.from_json(json.loads((EXAMPLES / "five.json").read_text(encoding="utf-8")))
+    text = format_deal(record.hands, record.dog, leader=0, discard=parse_cards("3C 2C 8H"), called="KS",
+                       contract="garde", taker=2, dealer=4)
+    assert text.startswith("dealer=4 taker=2 contract=garde called=KS discard=8H,2C,3C leader=0 / ")
+    assert format_deal(**parse_deal(text)) == text
+
+
 def test_deal_options_may_share_the_first_part(deal_obj: Dict[str, Any]) -> None:
     record = DealRecord.from_json(deal_obj)
     text = format_deal(record.hands, record.dog, dealer=1, contract="garde_sans", taker=2)
