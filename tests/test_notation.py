@@ -38,6 +38,7 @@ def test_canonical_hand() -> None:
     "ks,qs,7s,3s ch jh 10h 9c 8c 4c 21t 15t 3t 1t ex",
     "S:KQ73 H:CJ10 C:984 T:21.15.3 T1 E",
     "  S:KQ73   H:CJ10 D: C:984 T:21.15.3.1.EX  ",
+    "S:KQ73 H:CJ10 C:984 T:EX.21.15.3.1",  # the Excuse first in the trump group
     "R♤ D♤ 7♤ 3♤ KN♡ V♡ 10♡ 9♧ 8♧ 4♧ A21 15A T3 1T 0T",  # the white suits, KN, the trumps as atouts
 ])
 def test_lenient_input(text: str) -> None:
@@ -166,6 +167,8 @@ def test_the_example_hand_file() -> None:
 
 @pytest.mark.parametrize("text, error, fragment", [
     ("S:K / S:Q", RecordError, "a deal is 4 (or 3, or 5) hands and the dog separated by '/', found 2 parts"),
+    ("- / - / - / - / - / - / -", RecordError, "a deal is 4 (or 3, or 5) hands and the dog separated by '/',"
+                                               " found 7 parts"),
     ("dealer=x / a / b / c / d / e", RecordError, "key 'dealer': bad seat"),
     ("dealer=5 / - / - / - / - / -", RecordError, "key 'dealer': bad seat '5'"),
     # the range is the deal's table's (four hands: 0..3), the value shown as typed
