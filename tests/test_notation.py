@@ -184,6 +184,7 @@ def test_the_example_hand_file() -> None:
     # an option twice is refused, as a JSON record's key twice is (which value is meant?)
     ("dealer=2 Dealer=3 / a / b / c / d / e", RecordError, "key 'dealer': option 'dealer' given twice"),
     ("S:K / S:Q / S:J / S:KX / -", CardError, "key 'hands[3]': unknown rank 'X'"),
+    ("S:K / S:Q / S:J / S:C / S:KX", CardError, "key 'dog': unknown rank 'X'"),
     ("S:K / S:Q / S:J / S:C / KS", CardError, None),
 ])
 def test_deal_errors(text: str, error: type, fragment: Any) -> None:
