@@ -10,6 +10,7 @@ part by invariants that a wrong bound would break.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import itertools
 import json
@@ -28,7 +29,7 @@ import pytest
 from click.testing import CliRunner
 
 from tarot_solver import history
-from tarot_solver.cards import card_token, cards_of, count
+from tarot_solver.cards import card_token, cards_of, count, parse_card
 from tarot_solver.cli import main
 from tarot_solver.errors import RecordError, WorkerError
 from tarot_solver.history import AnalysisOptions, GameAnalysis, Summary, analyze_game, card_cost, narrow, settle
@@ -411,6 +412,20 @@ def test_a_double_dummy_margin_of_zero_makes() -> None:
     game = GameAnalysis(id=None, taker=0, contract=Contract.GARDE, values=[(0, 0)], mistakes=[], undecided=0,
                         result=score("garde", 82, 2), scores=[150, -50, -50, -50])
     assert game.dd_made is True and game.to_json()["dd_made"] is True
+    # a margin proven at most 0 may still be exactly 0: not proven failed
+    for bounds, made in (((-4, 0), None), ((-4, -1), False), ((0, 6), True)):
+        game = dataclasses.replace(game, values=[bounds, (0, 0)])
+        assert game.dd_made is made and game.to_json()["dd_made"] is made, bounds
+
+
+def test_an_error_line_gives_its_cost_or_its_bounds() -> None:
+    # the two errors of docs/analyze.md: an exact cost is a number, an inexact one null with its bounds
+    exact = history.Mistake(index=24, trick=7, seat=1, card=parse_card("8H"), best=parse_card("T11"), cost=(24, 24))
+    assert exact.exact and exact.to_json() == {"trick": 7, "seat": 1, "card": "8H", "best": "T11", "cost": 12}
+    bounded = history.Mistake(index=33, trick=9, seat=1, card=parse_card("4D"), best=None, cost=(12, 26))
+    assert not bounded.exact
+    assert bounded.to_json() == {"trick": 9, "seat": 1, "card": "4D", "best": None, "cost": None,
+                                 "cost_bounds": [6, 13]}
 
 
 # tarot-solve analyze -----------------------------------------------------------------------
