@@ -136,8 +136,10 @@ def test_bounds_respect_the_game_order_and_a_larger_budget(game: DealRecord,
     small = analyze_game(game, AnalysisOptions(node_limit=NODES))
     large = analyses[game.id]
     state = game.opening_state()
+    takers: List[bool] = []
     for i, card in enumerate(game.played or []):
         taker = state.camps[state.to_play]
+        takers.append(taker)
         for values in (small.values, large.values):
             lo, hi = values[i]
             assert lo <= hi
@@ -148,6 +150,13 @@ def test_bounds_respect_the_game_order_and_a_larger_budget(game: DealRecord,
         # proven bounds from two budgets hold the same true value
         assert max(small.values[i][0], large.values[i][0]) <= min(small.values[i][1], large.values[i][1])
         state.play(card)
+    # undecided: the cards whose cost is neither proven 0 nor proven positive
+    for result in (small, large):
+        open_cards = 0
+        for i, ((lo0, hi0), (lo1, hi1)) in enumerate(zip(result.values, result.values[1:])):
+            high, low = (hi0 - lo1, lo0 - hi1) if takers[i] else (hi1 - lo0, lo1 - hi0)
+            open_cards += low <= 0 < high
+        assert result.undecided == open_cards > 0
     for m in small.mistakes:
         assert m.cost[0] > 0
         other = next((x for x in large.mistakes if x.index == m.index), None)
@@ -954,11 +963,17 @@ def test_a_plot_on_the_history_or_the_output_is_refused_before_any_work(small_hi
 
 
 def test_best_card_tokens_are_canonical(analyses: Dict[str, GameAnalysis]) -> None:
+    unknown = 0
     for result in analyses.values():
         for m in result.mistakes:
             j = m.to_json()
             assert j["card"] == card_token(m.card)
             assert j["best"] == (None if m.best is None else card_token(m.best))
+            # no best card where the value before the card is not exact (docs/analyze.md)
+            if result.values[m.index][0] != result.values[m.index][1]:
+                assert m.best is None, m
+                unknown += 1
+    assert unknown  # (h03's error of trick 6 at this budget)
 
 
 def test_analysis_options_are_checked_by_name() -> None:
