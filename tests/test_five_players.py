@@ -159,6 +159,9 @@ def test_analysis_counts_the_partner_apart() -> None:
     lines = [analyze_game(r, AnalysisOptions(node_limit=200_000, first_trick=r.variant.tricks - 2)).to_json(i)
              for i, r in enumerate((five, four), 1)]
     assert lines[0]["partner"] == 4 and "partner" not in lines[1]
+    # the scores are the game's with its partner: the taker 2U, the partner U, each defender -U
+    unit = lines[0]["scores"][4]
+    assert lines[0]["scores"] == [2 * unit if s == five.taker else unit if s == 4 else -unit for s in range(5)]
     summary = Summary()
     for line in lines:
         summary.add(line)
