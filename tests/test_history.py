@@ -313,7 +313,8 @@ def test_resume_output_cuts_a_partial_last_line(tmp_path: Path) -> None:
     # values this command never writes: a seat off the table (7, or -1 read as the last), "false" for false...
     edited = [json.dumps({**line, **change}) + "\n" for change in (
         {"taker": 7}, {"taker": -1}, {"made": "false"}, {"dd_made": 0}, {"errors": [{"seat": -2, "cost": 1.5}]},
-        {"errors": [{"seat": 2, "cost": None}]}, {"scores": [3, -3]}, {"partner": 1}, {"taker": True})]
+        {"errors": [{"seat": 2, "cost": None}]}, {"scores": [3, -3]}, {"partner": 1}, {"taker": True},
+        {"partner": 4}, {"partner": 7}, {"errors": [{"seat": 4, "cost": 1.5}]})]
     for text, add in (("not json\n", seen.append), ('{"line": 1e400}\n', seen.append),
                       *((t, Summary().add) for t in edited),
                       ('{"id": [1], "line": 2}\n', seen.append), ("hello", seen.append)):  # never a traceback, and a foreign file is left as it is
@@ -378,6 +379,32 @@ def test_summary_by_role_and_seat(tmp_path: Path) -> None:
     assert all(float(tick).is_integer() for ax in figure.axes for tick in ax.get_yticks())
 
 
+def test_summary_counts_each_key_of_the_lines() -> None:
+    # no game: the per-game figures are null, not 0
+    empty = Summary().to_json()["roles"]["taker"]
+    assert (empty["games"], empty["errors_per_game"], empty["points_lost_per_game"]) == (0, None, None)
+    summary = Summary()
+    # a game left bounded may still have every card decided: incomplete is the line's "complete", not its undecided
+    summary.add({**_line(2, False, False, [{"seat": 1, "cost": None, "cost_bounds": [1, 4]},
+                                          {"seat": 2, "cost": None, "cost_bounds": [0.5, 2]}]),
+                 "complete": False, "undecided": 0})
+    summary.add({**_line(0, True, True, []), "complete": False, "undecided": 5})
+    summary.add(_line(0, True, True, []))
+    j = summary.to_json()
+    assert (j["games"], j["made"], j["dd_made"], j["dd_failed"], j["dd_undecided"]) == (3, 2, 2, 1, 0)
+    assert (j["incomplete"], j["undecided_cards"]) == (2, 5)
+    text = summary.render().splitlines()
+    # every game decided: no "undecided" in the head line
+    assert text[0] == "3 games: contracts made 2; under double-dummy play made 2, failed 1"
+    assert text[2].startswith("taker ") and text[-1] == (
+        "2 games not proven throughout (a search limit or --from-trick): 5 cards undecided,"
+        " 2 errors counted at their proven lower bound")
+    # games all proven: no such line
+    proven = Summary()
+    proven.add(_line(0, True, True, [{"seat": 1, "cost": 2}]))
+    assert not any("not proven" in line for line in proven.render().splitlines())
+
+
 def test_a_plot_leaves_pyplot_and_the_callers_backend_alone(tmp_path: Path) -> None:
     # a notebook that saved the plot kept its own backend: the plot switched it to Agg
     pytest.importorskip("matplotlib")
@@ -404,6 +431,9 @@ def test_the_partners_errors_are_the_partners() -> None:
                  "partner": 2, "scores": [140, -70, 70, -70, -70]})
     assert (summary.roles["partner"].errors, summary.roles["defence"].errors) == (1, 1)
     assert summary.costs["partner"] == {5: 1} and summary.costs["defence"] == {2: 1}
+    # the partner takes no contract: no count of games taken, made or dd made on his row
+    partner = next(line for line in summary.render().splitlines() if line.startswith("partner"))
+    assert partner.split() == ["partner", "1", "-", "-", "-", "1", "1.00", "2.5", "2.50"]
 
 
 def test_analyze_game_names_an_argument_of_the_wrong_type() -> None:
