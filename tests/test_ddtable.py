@@ -117,6 +117,10 @@ def test_best_bid_from_score_bounds() -> None:
     assert row(garde=(-50, 80), prise=(-25, 40)).best == (None, Contract.GARDE)
     assert row(garde=(30, 60), garde_sans=(-10, 70)).best == (Contract.GARDE, Contract.GARDE_SANS)
     assert row(garde=(60, 60), garde_sans=(-10, 60)).best == (Contract.GARDE,)  # nothing can beat it
+    # a bid that can at most tie the best proven score may still score best
+    assert row(garde=(30, 60), garde_sans=(-10, 30)).best == (Contract.GARDE, Contract.GARDE_SANS)
+    # exact ties: one bid, the lower
+    assert row(garde=(100, 100), garde_sans=(100, 100)).best == (Contract.GARDE,)
 
 
 def test_a_table_is_complete_only_when_every_margin_is_exact() -> None:
@@ -291,6 +295,8 @@ def test_table_json(tmp_path: Path) -> None:
         for cell in r["contracts"].values():
             lo, hi = cell["margin_bounds"]
             assert cell["margin"] == (lo if lo == hi else None)
+            low, high = cell["score_bounds"]
+            assert cell["score"] == (low if low == high else None)
             assert cell["made"] in (None, lo >= 0)
         assert len(r["discard"]) == 6 and r["best"]
     assert out["nodes"] == sum(r["nodes"] for r in out["rows"])
