@@ -132,6 +132,10 @@ def test_a_table_is_complete_only_when_every_margin_is_exact() -> None:
     assert table((5.0, 5.0), (5.0, 5.0), (-3.5, -3.5), (-10.0, -10.0)).complete
     assert not table((5.0, 5.0), (5.0, 5.0), (-3.5, -3.5), (-12.0, -10.0)).complete
     assert not table((0.0, 10.0), (0.0, 10.0), (-3.5, -3.5), (-10.0, -10.0)).complete
+    # a margin left open in any row, not only the first
+    whole = table((5.0, 5.0), (5.0, 5.0), (-3.5, -3.5), (-10.0, -10.0))
+    other = dataclasses.replace(table((5.0, 5.0), (5.0, 5.0), (-3.5, -3.5), (-12.0, -10.0)).rows[0], taker=1)
+    assert not dataclasses.replace(whole, rows=whole.rows + [other]).complete
 
 
 def test_tables_do_not_depend_on_the_workers() -> None:
