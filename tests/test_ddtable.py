@@ -180,6 +180,20 @@ def test_discards_of_equal_bounds_show_the_first_tried(monkeypatch: pytest.Monke
         assert row.discard == first and row.cells[Contract.GARDE].margin_bounds == (5.0, 5.0)
 
 
+def test_a_rows_nodes_and_best_bids_come_from_its_questions(monkeypatch: pytest.MonkeyPatch) -> None:
+    # garde in -5..20, garde sans in -1..3, garde contre failed by 2: passing (0), the garde (up to 270)
+    # and the garde sans (up to 336) may each score best; the row's nodes are its three questions'
+    deal = record("deal.json")
+    monkeypatch.setattr(ddtable, "ask", lambda *args: ddtable.Outcome(None, -5.0, 20.0, 1))
+    monkeypatch.setattr(ddtable, "ask_world", lambda *args: [ddtable.Outcome(None, -1.0, 3.0, 10),
+                                                             ddtable.Outcome(False, -2.0, -2.0, 100)])
+    table = dd_table(deal, node_limit=1000, seats=[0])
+    assert table.rows[0].nodes == table.nodes == 111
+    assert table.rows[0].best == (None, Contract.GARDE, Contract.GARDE_SANS)
+    out = table.as_json()
+    assert out["rows"][0]["best"] == ["pass", "garde", "garde_sans"] and out["nodes"] == 111
+
+
 def test_chosen_seats_give_their_rows_as_in_the_whole_table() -> None:
     deal = record("five.json")
     whole = dd_table(deal, node_limit=5_000)
