@@ -169,6 +169,17 @@ def test_the_best_of_several_discards() -> None:
         dd_table(deal, discards=0)
 
 
+def test_a_record_discarding_as_the_policy_does_is_not_tried_twice() -> None:
+    # the record's own discard (in any order) is the policy's first: the candidates after it are
+    # the policy's next ones, so that three discards are three different questions
+    deal = record("deal.json")
+    full = sum(1 << c for c in deal.hands[deal.taker]) | sum(1 << c for c in deal.dog)
+    policy = discard_candidates(full, 3, deal.variant)
+    own = dataclasses.replace(deal, discard=list(reversed(policy[0])))
+    _, tasks = ddtable._tasks(own, 0, 16, [deal.taker], 3)
+    assert tasks[0].discards == tuple(policy) and len(set(policy)) == 3
+
+
 def test_discards_of_equal_bounds_show_the_first_tried(monkeypatch: pytest.MonkeyPatch) -> None:
     # every candidate proven alike: the discard shown is the first (the record's own for its taker)
     deal = record("deal.json")
