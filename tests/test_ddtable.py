@@ -173,10 +173,12 @@ def test_a_record_discarding_as_the_policy_does_is_not_tried_twice() -> None:
     # the record's own discard (in any order) is the policy's first: the candidates after it are
     # the policy's next ones, so that three discards are three different questions
     deal = record("deal.json")
-    full = sum(1 << c for c in deal.hands[deal.taker]) | sum(1 << c for c in deal.dog)
+    taker = deal.taker
+    assert taker is not None
+    full = sum(1 << c for c in deal.hands[taker]) | sum(1 << c for c in deal.dog)
     policy = discard_candidates(full, 3, deal.variant)
     own = dataclasses.replace(deal, discard=list(reversed(policy[0])))
-    _, tasks = ddtable._tasks(own, 0, 16, [deal.taker], 3)
+    _, tasks = ddtable._tasks(own, 0, 16, [taker], 3)
     assert tasks[0].discards == tuple(policy) and len(set(policy)) == 3
 
 
