@@ -51,6 +51,11 @@ def test_wilson_interval() -> None:
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
 
 
+def test_wilson_interval_stays_within_0_and_1() -> None:
+    # the ends are 0 and 1 exactly where the formula's rounding would step just past them
+    assert wilson(0, 7)[0] == 0.0 and wilson(20, 20)[1] == 1.0
+
+
 def test_undecided_worlds_widen_the_intervals_and_count_as_even() -> None:
     outcomes = [Outcome(True, 4.0, 10.0, 0), Outcome(False, -20.0, -10.0, 0),
                 Outcome(None, -50.0, 55.0, 0), Outcome(None, -40.0, 30.0, 0)]
@@ -68,6 +73,14 @@ def test_undecided_worlds_widen_the_intervals_and_count_as_even() -> None:
     highs = [margin_score(Contract.GARDE, o.high) for o in outcomes]
     assert s.expected_score_ci == (pytest.approx(statistics.mean(lows) - 1.959964 * statistics.stdev(lows) / 2),
                                    pytest.approx(statistics.mean(highs) + 1.959964 * statistics.stdev(highs) / 2))
+
+
+def test_two_worlds_have_a_standard_error() -> None:
+    # two worlds at garde, made by 10 and failed by 10: the scores 210 and -210, whose sample
+    # standard deviation is 210 * sqrt(2), a standard error of 210
+    s = summarize([Outcome(True, 10.0, 10.0, 0), Outcome(False, -10.0, -10.0, 0)], Contract.GARDE)
+    assert s.expected_score == 0
+    assert s.expected_score_ci == (pytest.approx(-1.959964 * 210), pytest.approx(1.959964 * 210))
 
 
 def _example_deal_cut(seed: int, tricks_left: int) -> rules.PlayState:
@@ -163,6 +176,7 @@ def test_a_bracket_cut_to_a_margin_of_zero_or_more_is_made() -> None:
     assert advice._narrowed(undecided, 0.0, 20.0) == Outcome(True, 0.0, 10.0, 7)
     assert advice._narrowed(undecided, -20.0, -0.5) == Outcome(False, -5.0, -0.5, 7)
     assert advice._narrowed(undecided, -0.5, 20.0).made is None
+    assert advice._narrowed(undecided, -20.0, 0.0).made is None  # (a margin of 0 would make it)
 
 
 # Bid advice ----------------------------------------------------------------------------------
