@@ -8,7 +8,8 @@ import random
 import re
 import statistics
 from pathlib import Path
-from typing import Any, Callable, List
+from types import SimpleNamespace
+from typing import Any, Callable, List, Tuple
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +22,7 @@ from tarot_solver.errors import Interrupted, RecordError, TarotError
 from tarot_solver.handcount import best_taker, contract_for, hand_count, simple_discard
 from tarot_solver.notation import format_hand, parse_hand
 from tarot_solver.records import DealRecord, read_records
+from tarot_solver.solver import SolveResult
 from tarot_solver.variant import CONTRACTS, Contract
 
 from conftest import EXAMPLES, ctrl_c_at_call
@@ -109,6 +111,56 @@ def test_a_question_without_limits_is_exact() -> None:
     o = ask(Solver(16), state, None, None)
     assert (o.low, o.high, o.made) == (exact, exact, exact >= 0)
     assert ask(Solver(16), state, 0, 0).nodes == 0  # (0: no search)
+
+
+class _StandInSolver:
+    """A solver whose make/fail probe proves ``bounds`` (decided where they meet) and whose
+    other searches answer for a margin of ``margin``; ``calls`` records each search's target
+    and node limit."""
+
+    def __init__(self, bounds: Tuple[float, float], margin: float) -> None:
+        self.bounds, self.margin = bounds, margin
+        self.calls: List[Any] = []
+
+    def made(self, state: Any, *, node_limit: int) -> SolveResult:
+        self.calls.append(("made", node_limit))
+        low, high = self.bounds
+        return SolveResult(low if low == high else None, (low, high), low == high,
+                           True if low >= 0 else False if high < 0 else None, nodes=node_limit)
+
+    def at_least(self, state: Any, margin: float, *, node_limit: int) -> SolveResult:
+        self.calls.append((margin, node_limit))
+        low, high = (margin, self.bounds[1]) if self.margin >= margin else (self.bounds[0], margin - 0.5)
+        return SolveResult(None, (low, high), True, True if low >= 0 else False if high < 0 else None,
+                           nodes=node_limit)
+
+    def solve(self, state: Any, *, node_limit: int, pv: bool) -> SolveResult:
+        self.calls.append(("solve", node_limit))
+        return SolveResult(self.margin, (self.margin, self.margin), True, self.margin >= 0, nodes=node_limit)
+
+
+def test_an_undecided_question_probes_halfway_from_its_proven_ends_on_a_fifth_of_the_budget() -> None:
+    # the make/fail probe leaves [-40, 30] open, the margin is 7; with [-30, 10] proven
+    # elsewhere, the probes ask for -15 and 5 on 1000 // 5 nodes each, and the second (at
+    # least 5) decides the question
+    solver: Any = _StandInSolver((-40.0, 30.0), 7.0)
+    four: Any = SimpleNamespace(camps=(True, False, False, False))
+    assert ask(solver, four, 3000, 1000, (-30.0, 10.0)) == Outcome(True, 5.0, 10.0, 3400, partner=False)
+    assert solver.calls == [("made", 3000), (-15.0, 200), (5.0, 200)]
+    # the taker has a partner where another seat plays in his camp (five players)
+    five: Any = SimpleNamespace(camps=(True, False, True, False, False))
+    assert ask(solver, five, 3000, 1000, (-30.0, 10.0)).partner
+
+
+def test_a_related_question_shifted_to_a_margin_of_0_is_made_without_a_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the first question's margin is exactly 0, and the second's is the same (a shift of 0):
+    # a margin of 0 makes the contract, so the second is decided by its static bounds alone
+    monkeypatch.setattr(advice, "credit_shift", lambda a, b: (0, 0))
+    solver: Any = _StandInSolver((0.0, 0.0), 0.0)
+    state: Any = SimpleNamespace(camps=(True, False, False, False))
+    first, second = advice.ask_world(solver, [state, state], 3000, 1000)
+    assert solver.calls == [("made", 3000), ("solve", 1000), ("made", 0)]
+    assert (second.made, second.low, second.high, second.nodes) == (True, 0.0, 0.0, 0)
 
 
 def _sans_and_contre(rng: random.Random, dog_oudlers: int, tricks_left: int) -> List[rules.PlayState]:
