@@ -254,6 +254,24 @@ def test_prior_bids_restrict_the_contracts() -> None:
     assert not any(a.allowed for a in res.contracts)
 
 
+def test_each_contract_is_scored_from_its_own_question_and_0_is_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    # prise and garde share each world's first question (the dog taken), garde sans and garde
+    # contre have the second and the third.  Made by 10 in every world: prise 35 x 3 = 105,
+    # garde 210; the garde sans failed by 5: -30 x 4 x 3 = -360; the garde contre undecided: 0
+    row = [Outcome(True, 10.0, 10.0, 1), Outcome(False, -5.0, -5.0, 1), Outcome(None, -20.0, 20.0, 1)]
+    monkeypatch.setattr(advice, "_run_task", lambda task: ([list(row) for _ in task.worlds], 0.0))
+    res = advice.bid_advice(STRONG, worlds=8, progress=None, jobs=1)
+    assert [a.summary.expected_score for a in res.contracts] == [105, 210, -360, 0]
+    assert res.advice(Contract.GARDE_CONTRE).summary.undecided == 8
+    assert res.recommendation is Contract.GARDE
+    assert (res.run.worlds, res.run.undecided_worlds, res.run.nodes) == (8, 8, 24)
+    # every question undecided: every expected score 0, none positive, a pass
+    row[:] = [Outcome(None, -20.0, 20.0, 1)] * 3
+    res = advice.bid_advice(STRONG, worlds=8, progress=None, jobs=1)
+    assert [a.summary.expected_score for a in res.contracts] == [0, 0, 0, 0]
+    assert res.recommendation is None
+
+
 @pytest.mark.parametrize("kwargs, message", [
     (dict(seat=2, dealer=0, bids=["pass", "garde"]), "seat 2 speaks after 1 bid(s) when seat 0 deals"),
     (dict(bids=["garde", "prise"]), "does not beat the previous bid"),
@@ -305,6 +323,19 @@ def test_an_infinite_time_budget_is_no_budget() -> None:
     same = invoke(["bid", EXAMPLE_HAND, "--json"] + CLI_FAST)
     a, b = json.loads(res.stdout), json.loads(same.stdout)
     assert a["worlds"] == b["worlds"] == 4 and a["contracts"] == b["contracts"]
+
+
+def test_a_batch_cut_short_ends_the_run_at_its_last_world(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the worlds reported are a prefix: once a batch comes back without its last worlds (its
+    # searches stopped by the time budget), the batches after it are not taken
+    def batch(task: Any) -> Any:
+        worlds = task.worlds[:2] if task.worlds[0] == 4 else task.worlds
+        return [[Outcome(True, float(w), float(w), 1)] * 3 for w in worlds], 0.0
+
+    monkeypatch.setattr(advice, "_run_task", batch)
+    res = advice.bid_advice(STRONG, worlds=12, time_budget=3600, progress=None, jobs=1)
+    assert (res.run.worlds, res.run.requested) == (6, 12)
+    assert res.advice(Contract.PRISE).summary.expected_margin == pytest.approx((0 + 1 + 2 + 3 + 4 + 5) / 6)
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
