@@ -397,6 +397,13 @@ def test_discard_candidates_are_legal_distinct_and_start_with_the_policy() -> No
     assert advice.discard_candidates(full, limit=2) == cands[:2]
 
 
+def test_banking_fills_with_the_most_valuable_cards_of_the_kingless_suits() -> None:
+    # hearts (one card) voided, five places left: the queens of diamonds and clubs and the
+    # club knight first (spades hold their king), then the lowest diamonds (the shorter suit)
+    full = mask_of(parse_hand(EXAMPLE_HAND) + parse_cards(EXAMPLE_DOG))
+    assert tuple(sorted(parse_cards("7H QD QC CC 1D 2D"))) in advice.discard_candidates(full, limit=20)
+
+
 @pytest.mark.parametrize("hand, count", [
     # trumps 6x2, the 21 10, the Excuse 8, the Petit with six trumps 7, majors T20 T16 2;
     # spades: king with its queen 10, five cards 5; hearts: a bare king 6; diamonds:
