@@ -776,6 +776,26 @@ def test_play_advice_for_the_taker_ranks_highest_first_and_is_reproducible() -> 
     assert scores == sorted(scores, reverse=True)
 
 
+def test_equal_expected_scores_rank_the_card_likelier_to_go_the_players_way_first(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # in three worlds, the first class of cards lets the taker make by 35 and fail by 5 twice,
+    # every other class make by 5 twice and fail by 35: an expected score of 0 for each; the
+    # taker plays the likelier make first, a defender the likelier fail
+    def run(constraints: Any, questions: Any, *, advise: Any, **kwargs: Any) -> Any:
+        first = [Outcome(m >= 0, m, m, 1) for m in (35, -5, -5)]
+        other = [Outcome(m >= 0, m, m, 1) for m in (5, 5, -35)]
+        rows = [[first[w]] + [other[w]] * (len(questions) - 1) for w in range(3)]
+        return advise(rows, advice.RunInfo(3, 3, 0, 1, 1, 0, 0.0, 0.0, 0))
+
+    monkeypatch.setattr(advice, "_run", run)
+    for k, taker_camp in ((25, True), (52, False)):
+        res = advice.play_advice(_prefix(k), progress=None)
+        assert res.taker_camp is taker_camp and len(res.choices) > 1
+        assert [ch.summary.expected_score for ch in res.choices] == [0] * len(res.choices)
+        p_make = [ch.summary.p_make for ch in res.choices]
+        assert p_make == sorted(p_make, reverse=taker_camp) and len(set(p_make)) == 2
+
+
 def test_the_takers_poignee_may_show_trumps_from_the_dog() -> None:
     # h04: seat 0 takes, shows a poignée holding trumps of the dog, plays after the first lead
     game = next(r for r in read_records(EXAMPLES / "history.jsonl") if r.id == "h04")
