@@ -64,7 +64,7 @@ def test_aliases_and_order_are_canonicalised(game_obj: Dict[str, Any]) -> None:
     messy["hands"] = [list(reversed([t.lower() for t in h])) for h in game_obj["hands"]]
     messy["hands"][0] = [("21t" if t == "t21" else "excuse" if t == "ex" else t) for t in messy["hands"][0]]
     messy["contract"] = "Garde"
-    messy["bids"] = [b.upper() for b in game_obj["bids"]]
+    messy["bids"] = [f" {b.upper()} " for b in game_obj["bids"]]  # (spaces around a pass too, as around a contract)
     assert DealRecord.from_json(messy).to_json() == game_obj
 
 
@@ -88,6 +88,9 @@ def test_unknown_keys_are_kept_after_the_known_ones(deal_obj: Dict[str, Any]) ->
 def test_null_counts_as_absent(deal_obj: Dict[str, Any]) -> None:
     obj = dict(deal_obj, leader=None, played=None)
     assert DealRecord.from_json(obj).to_json() == deal_obj
+    # every optional key, poignees included (whose value is read apart)
+    obj = dict(deal_obj, **{k: None for k in KEYS if k not in deal_obj})
+    assert set(obj) == set(KEYS) and DealRecord.from_json(obj).to_json() == deal_obj
 
 
 def test_only_the_keys_present_are_written() -> None:
@@ -121,6 +124,7 @@ def test_leader_defaults(deal_obj: Dict[str, Any]) -> None:
     taker, right = deal_obj["taker"], (deal_obj["dealer"] + 1) % 4
     assert DealRecord.from_json(dict(deal_obj, slam=True, leader=taker)).first_leader == taker
     assert DealRecord.from_json(dict(deal_obj, leader=right)).first_leader == right
+    assert DealRecord.from_json(dict(deal_obj, slam=False, leader=right)).first_leader == right  # no slam announced
     # a leader the rules rule out
     with pytest.raises(RecordError, match=rf"key 'leader': seat {(taker + 1) % 4} leads, but the taker"):
         DealRecord.from_json(dict(deal_obj, slam=True, leader=(taker + 1) % 4))
@@ -130,6 +134,10 @@ def test_leader_defaults(deal_obj: Dict[str, Any]) -> None:
     no_dealer = {k: v for k, v in deal_obj.items() if k not in ("dealer", "bids")}
     with pytest.raises(RecordError, match="cannot be played without leader or dealer"):
         DealRecord.from_json(no_dealer).opening_state()
+    # without a dealer, any seat may be the leader given: nothing says who the dealer's right is
+    for seat in range(4):
+        record = DealRecord.from_json(dict(no_dealer, leader=seat))
+        assert record.first_leader == seat and record.opening_state().tricks_done == 0
 
 
 def test_python_construction_validates_and_accepts_tokens(deal_obj: Dict[str, Any]) -> None:
@@ -140,6 +148,14 @@ def test_python_construction_validates_and_accepts_tokens(deal_obj: Dict[str, An
     with pytest.raises(IllegalMoveError):
         DealRecord(hands=record.hands, dog=record.dog, taker=record.taker, contract=Contract.GARDE,
                    discard=record.hands[record.taker][-6:])  # the top trumps
+    # extra holds the keys a record does not know: not one of its own
+    with pytest.raises(RecordError, match="'taker' is a record key, not an extra one") as info:
+        DealRecord(hands=record.hands, dog=record.dog, extra={"note": 1, "taker": 1})
+    assert info.value.key == "taker"
+    # a poignée is a seat and the trumps shown, nothing more
+    with pytest.raises(RecordError, match="expected a seat and the trumps shown") as info:
+        DealRecord(hands=record.hands, dog=record.dog, poignees=[(0, [], "double")])  # type: ignore[list-item]
+    assert info.value.key == "poignees[0]"
 
 
 def test_poignee_round_trip_and_levels(game_obj: Dict[str, Any]) -> None:
@@ -174,6 +190,8 @@ def test_the_documented_example_message(game_obj: Dict[str, Any], write: Any) ->
         read_records(path)
     assert str(info.value) == f"{path}: line 3 (id 'g17'): key 'hands[2]': unknown card 'ZZ'"
     assert (info.value.key, info.value.token, info.value.record) == ("hands[2]", "ZZ", "line 3 (id 'g17')")
+    # a record read from no file is named by its id alone
+    assert str(error_of(bad)) == "id 'g17': key 'hands[2]': unknown card 'ZZ'"
 
 
 def test_tolerant_reader_reports_and_goes_on(game_obj: Dict[str, Any], write: Any) -> None:
@@ -328,6 +346,25 @@ def test_wrong_number_of_hands(game_obj: Dict[str, Any]) -> None:
     assert "key 'hands': expected 4 hands, got 3" in str(error_of(game_obj))
 
 
+def test_the_deck_check_names_the_first_duplicate_and_the_missing_cards(game_obj: Dict[str, Any]) -> None:
+    hands = game_obj["hands"]
+    twice, lost = hands[1][0], sorted([hands[1][1], hands[3][0]], key=parse_card)  # (in deck order)
+    hands[1][1], hands[3][0] = twice, hands[0][0]  # two duplicates: hands[1]'s is named, the first
+    err = error_of(game_obj)  # 78 cards still: no count to report
+    assert str(err) == (f"id 'example-game': key 'hands[1]': '{twice}' is twice in hands[1];"
+                        f" missing '{lost[0]}', '{lost[1]}'")
+    assert err.token == twice
+
+
+@pytest.mark.parametrize("dropped, more", [(6, ""), (8, " and 2 more")])
+def test_six_missing_cards_are_listed_then_counted(game_obj: Dict[str, Any], dropped: int, more: str) -> None:
+    gone = game_obj["hands"][0][-dropped:]  # (a canonical hand: in deck order)
+    del game_obj["hands"][0][-dropped:]
+    listed = ", ".join(f"'{t}'" for t in gone[:6])
+    assert str(error_of(game_obj)).endswith(f"the deal holds {78 - dropped} cards, not 78: hands[0] has"
+                                            f" {18 - dropped} cards, expected 18; missing {listed}{more}")
+
+
 def test_card_list_must_be_a_list(game_obj: Dict[str, Any]) -> None:
     game_obj["dog"] = {"KS": 1}
     assert """key 'dog': expected a list of card tokens, got an object (token '{"KS": 1}')""" in str(error_of(game_obj))
@@ -357,6 +394,7 @@ def test_odd_values_are_shown_as_the_record_spells_them(game_obj: Dict[str, Any]
 def test_petit_sec_voids_the_deal(petit_sec_obj: Dict[str, Any]) -> None:
     err = error_of(petit_sec_obj)
     assert err.key == "hands[0]" and "Petit sec" in str(err) and "the deal is void" in str(err)
+    assert err.token == "T1" and "(token 'T1')" in str(err)
 
 
 @pytest.mark.parametrize("change, fragments", [
@@ -364,6 +402,7 @@ def test_petit_sec_voids_the_deal(petit_sec_obj: Dict[str, Any]) -> None:
     (lambda o: o.update(discard=o["discard"][:5] + ["T21"]), ["key 'discard'", "an oudler may not be discarded"]),
     (lambda o: o.update(contract="garde_sans", bids=None), ["key 'discard'", "no discard in a garde_sans"]),
     (lambda o: o.pop("taker"), ["key 'taker'", "a record with a discard names its taker: it has none"]),
+    (lambda o: o["discard"].__setitem__(2, "ZZ"), ["key 'discard': unknown card 'ZZ'"]),
 ])
 def test_bad_discards(deal_obj: Dict[str, Any], change: Any, fragments: Any) -> None:
     change(deal_obj)
@@ -393,6 +432,12 @@ def test_bids_must_name_the_taker(deal_obj: Dict[str, Any]) -> None:
     wrong_order = deal_obj["bids"][1:] + deal_obj["bids"][:1]
     deal_obj["bids"] = wrong_order
     assert "but the taker is seat" in str(error_of(deal_obj))
+    # dealer 2: the bids go round from seat 3, so the second bid is seat 0's
+    assert (deal_obj["dealer"], wrong_order, deal_obj["taker"]) == (2, ["pass", "garde", "pass", "pass"], 1)
+    err = error_of(deal_obj)
+    assert str(err).endswith("key 'bids': the winning bid 'garde' (bids[1]) is seat 0's, bidding from seat 3"
+                             " (the dealer's right), but the taker is seat 1")
+    assert err.token == "garde"
 
 
 def test_bids_without_dealer_check_only_the_contract(deal_obj: Dict[str, Any]) -> None:
@@ -420,6 +465,10 @@ def test_bad_poignees(deal_obj: Dict[str, Any]) -> None:
     assert "unknown key 'level' in a poignée" in str(error_of(deal_obj))
     deal_obj["poignees"] = "none"
     assert "expected a list of poignées, got a string" in str(error_of(deal_obj))
+    deal_obj["poignees"] = [{"trumps": trumps[:10]}]
+    assert "key 'poignees[0]': missing key 'seat'" in str(error_of(deal_obj))
+    deal_obj["poignees"] = [{"seat": taker}]
+    assert "key 'poignees[0]': missing key 'trumps'" in str(error_of(deal_obj))
 
 
 def test_the_taker_shows_a_poignee_from_his_hand_after_the_discard() -> None:
@@ -437,6 +486,12 @@ def test_the_taker_shows_a_poignee_from_his_hand_after_the_discard() -> None:
     assert DealRecord.from_json(obj).poignee_levels() == [2]
     message = _poignee_case(obj, 0, kept + ["T2"])
     assert "key 'poignees[0].trumps'" in message and "'T2' shown in a poignée is not in the player's hand" in message
+    # in a garde sans the dog is not his: he shows from his hand as dealt, T2..T16 (a triple poignée), not T1
+    del obj["discard"]
+    obj.update(contract="garde_sans", poignees=[{"seat": 0, "trumps": [f"T{n}" for n in range(2, 17)]}])
+    assert DealRecord.from_json(obj).poignee_levels() == [2]
+    message = _poignee_case(obj, 0, ["T1"] + [f"T{n}" for n in range(2, 11)])
+    assert "key 'poignees[0].trumps': 'T1' shown in a poignée is not in the player's hand" in message
 
 
 def test_second_poignee_of_a_seat() -> None:
@@ -444,6 +499,7 @@ def test_second_poignee_of_a_seat() -> None:
     obj = record.to_json()
     obj["poignees"] = obj["poignees"] * 2
     assert "key 'poignees[1].seat'" in str(error_of(obj)) and "shows a second poignée" in str(error_of(obj))
+    assert error_of(obj).token == str(obj["poignees"][0]["seat"])
 
 
 def test_slam_must_be_boolean_and_need_a_taker(deal_obj: Dict[str, Any]) -> None:
@@ -486,6 +542,9 @@ def test_played_may_be_one_string_of_tokens(game_obj: Dict[str, Any]) -> None:
     twice = " ".join(played[:5] + played[1:2])
     assert "key 'played[5]'" in str(error_of(dict(game_obj, played=twice)))
     assert DealRecord.from_json(dict(game_obj, played="")).played == []
+    # nothing played: no taker, contract or leader needed
+    bare = {"hands": game_obj["hands"], "dog": game_obj["dog"]}
+    assert DealRecord.from_json(dict(bare, played=[])).played == []
 
 
 HUGE = "X" * 100_000
