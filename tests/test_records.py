@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tarot_solver.cards import card_token, parse_card
-from tarot_solver.errors import CardError, IllegalMoveError, RecordError, TarotError
+from tarot_solver.errors import CardError, IllegalMoveError, RecordError, TarotError, one_line, plural
 from tarot_solver.records import (KEYS, DealRecord, count_records, iter_records, read_record, read_records, read_text,
                                    write_records)
 from tarot_solver.variant import Contract
@@ -205,6 +205,9 @@ def test_tolerant_reader_reports_and_goes_on(game_obj: Dict[str, Any], write: An
     assert "line 2 (id 'example-game'): key 'contract': unknown contract 'nope'" in str(items[1][1])
     assert "line 3: malformed JSON at column 2" in str(items[2][1])
     assert "line 6: expected a JSON object, got a number" in str(items[4][1])
+    # the json module's message without its own position suffix (" at")
+    cut = list(iter_records(write("s.jsonl", good + '\n{"id": "g\n')))
+    assert str(cut[1][1]).endswith("s.jsonl: line 2: malformed JSON at column 8: Unterminated string starting")
 
 
 def test_pretty_printed_record_errors_name_line_one(write: Any) -> None:
@@ -337,8 +340,23 @@ def test_a_pretty_record_before_json_lines_and_an_unindented_one(tmp_path: Any) 
     assert len(items) == 2 and "malformed JSON" in str(items[0][1]) and items[1][1].id == "h01"  # type: ignore
 
 
-def test_missing_required_key() -> None:
+def test_a_pretty_record_with_an_object_on_one_line_inside(tmp_path: Any) -> None:
+    # a line holding a whole object is a record of its own only if it holds hands: a
+    # poignée written on one line is inside the record
+    obj = next(json.loads(line) for line in HISTORY_LINES if "poignees" in line)
+    poignees = obj.pop("poignees")
+    lines = ["{"] + [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in obj.items()] + ['  "poignees": [']
+    lines += [f"    {json.dumps(p)}," for p in poignees[:-1]] + [f"    {json.dumps(poignees[-1])}", "  ]", "}"]
+    path = tmp_path / "p.json"
+    path.write_text("\n".join(lines) + "\n" + HISTORY_LINES[0], encoding="utf-8")
+    record, after = DealRecord.from_json(dict(obj, poignees=poignees)), read_records(EXAMPLES / "history.jsonl")[0]
+    assert list(iter_records(path)) == [(1, record), (len(lines) + 1, after)]
+
+
+def test_missing_required_key(deal_obj: Dict[str, Any]) -> None:
     assert "key 'dog': missing required key 'dog'" in str(error_of({"hands": []}, file="f"))
+    # null counts as absent, for a required key too
+    assert "key 'hands': missing required key 'hands'" in str(error_of(dict(deal_obj, hands=None)))
 
 
 def test_wrong_number_of_hands(game_obj: Dict[str, Any]) -> None:
@@ -568,6 +586,32 @@ def test_a_huge_value_is_cut_short_in_messages(game_obj: Dict[str, Any], change:
     assert len(str(err)) < 250 and len(err.token or "") <= 40, str(err)[:500]
 
 
+def test_a_value_of_forty_characters_is_shown_whole(game_obj: Dict[str, Any]) -> None:
+    game_obj["hands"][2][0] = "X" * 40
+    assert str(error_of(game_obj)).endswith("unknown card '" + "X" * 40 + "'")
+    game_obj["hands"][2][0] = "X" * 41
+    assert str(error_of(game_obj)).endswith("unknown card '" + "X" * 37 + "...'")
+
+
+def test_a_token_quoted_in_the_message_is_not_repeated(game_obj: Dict[str, Any]) -> None:
+    game_obj["hands"][2][0] = "Z'Z"  # (its repr is "Z'Z", not the message's 'Z'Z')
+    err = error_of(game_obj)
+    assert err.token == "Z'Z" and str(err) == "id 'example-game': key 'hands[2]': unknown card 'Z'Z'"
+
+
+def test_an_error_keeps_the_location_it_has() -> None:
+    error = RecordError("bad", file="a.json", record="line 2", key="dog")
+    assert error.located(file="b.json", record="line 9", key="hands") is error
+    assert str(error) == "a.json: line 2: key 'dog': bad"
+    unplaced = RecordError("bad", key="dog").located(file="b.json", record="line 9")
+    assert str(unplaced) == "b.json: line 9: key 'dog': bad"
+
+
+def test_plural_and_one_line() -> None:
+    assert [plural(n, "deal") for n in (0, 1, 2)] == ["0 deals", "1 deal", "2 deals"]
+    assert one_line("a\n  b\tc\x00 ") == "a b c\\x00"
+
+
 def test_a_huge_called_card_is_cut_short(five_obj: Dict[str, Any]) -> None:
     five_obj["called"] = "KS" + " " * 100_000 + "QS"
     err = error_of(five_obj)
@@ -577,6 +621,7 @@ def test_a_huge_called_card_is_cut_short(five_obj: Dict[str, Any]) -> None:
 def test_bad_id_type(deal_obj: Dict[str, Any]) -> None:
     assert "key 'id': expected a string, got a list (token '[1]')" in str(error_of(dict(deal_obj, id=[1])))
     assert DealRecord.from_json(dict(deal_obj, id=17)).id == "17"
+    assert "key 'id': expected a string, got a boolean (token 'true')" in str(error_of(dict(deal_obj, id=True)))
 
 
 # Files -----------------------------------------------------------------------------
@@ -743,3 +788,7 @@ def test_count_records_counts_the_lines_that_open_a_record(tmp_path: Path, monke
     monkeypatch.setattr("tarot_solver.records.COUNT_BLOCK", len(flat))
     assert count_records(path) == 5
     assert count_records("-") is None and count_records(tmp_path) is None
+    # a block that begins inside a line, at a "{", is no record's start
+    monkeypatch.setattr("tarot_solver.records.COUNT_BLOCK", 1)
+    path.write_text("x{\n" + flat + ' {"a": 1}\n' + flat, encoding="utf-8")
+    assert count_records(path) == 2
