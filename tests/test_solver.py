@@ -1886,6 +1886,14 @@ def test_solve_many_checks_its_total_at_the_call(total: Any, shown: str) -> None
     assert [r.margin for r in answers] == [Solver(16).solve(_endgame(0)).margin]
 
 
+def test_solve_many_takes_0_jobs_for_all_cores_and_refuses_fewer() -> None:
+    # checked at the call, before a worker starts (nothing is solved until the results are read)
+    solver_module.solve_many([_endgame()], jobs=0)
+    for jobs in (-1, -2):
+        with pytest.raises(ValueError, match=f"^jobs must be 0 \\(all cores\\) or more, not {jobs}$"):
+            solver_module.solve_many([_endgame()], jobs=jobs)
+
+
 def _endgame(i: int = 0) -> PlayState:
     from conftest import EXAMPLES
     from tarot_solver.records import read_records
@@ -1895,6 +1903,9 @@ def _endgame(i: int = 0) -> PlayState:
 @pytest.mark.parametrize("change, error, fragment", [
     (lambda st: dataclasses.replace(st, camps=st.camps[:2]), ValueError, "4 hands and 2 camps"),
     (lambda st: dataclasses.replace(st, leader=7), ValueError, "leader: seat 7"),
+    (lambda st: dataclasses.replace(st, leader=4), ValueError, "PlayState.leader: seat 4, not one of 0..3"),
+    (lambda st: dataclasses.replace(st, tricks=[Trick(0, [], 4)] + st.tricks[1:]), ValueError,
+     "PlayState.tricks: a winner that is not a seat"),
     (lambda st: dataclasses.replace(st, variant=THREE_PLAYERS), ValueError,
      "PlayState.variant: 3 players, but 4 hands (the game of 4 is variant.VARIANTS[4])"),
     (lambda st: dataclasses.replace(st, variant=4), TypeError, "PlayState.variant must be a Variant"),
