@@ -1989,6 +1989,49 @@ def test_all_cards_is_complete_only_when_every_card_is() -> None:
     assert open_with_a_margin > 0
 
 
+def test_a_card_left_open_by_a_limit_has_no_margin_and_its_bounds_decide_its_contract() -> None:
+    # each card's result reads as a position's: a margin only where its bounds meet, and
+    # made where its low bound reaches 0, failed where its high bound stays below
+    seen = set()
+    for i in (12, 5):
+        state = _endgame(i)
+        for limit in (0, 5_000):
+            r = Solver(16).solve(state, all_cards=True, node_limit=limit, pv=False)
+            assert r.cards is not None
+            for value in r.cards.values():
+                lo, hi = value.margin_bounds
+                assert value.margin == (lo if lo == hi else None) and value.complete == (lo == hi)
+                assert value.made == (True if lo >= 0 else False if hi < 0 else None)
+                seen.add((value.complete, value.made))
+    assert {(False, None), (False, True), (False, False), (True, False)} <= seen, seen
+
+
+def test_a_ctrl_c_after_the_first_card_keeps_the_value_in_the_bounds() -> None:
+    # the cards not searched yet may be better for the side on turn than the first:
+    # the bounds of the interrupted request still hold the value, for either side
+    rng = random.Random(67)
+    checked = set()
+    for _ in range(30):
+        st = random_position(rng, 5)
+        if cards.count(st.legal()) < 2:
+            continue
+        whole = Solver(16).solve(st, all_cards=True, pv=False)
+        assert whole.cards is not None and whole.margin is not None
+        solver = Solver(16)
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            ctrl_c_at_call(monkeypatch, Solver, "_exact", 2)
+            with pytest.raises(Interrupted) as stop:
+                solver.solve(st, all_cards=True)
+        partial = stop.value.partial
+        first = next(iter(partial.cards))
+        lo, hi = partial.margin_bounds
+        assert lo <= whole.margin <= hi
+        assert partial.made in (None, whole.margin >= 0)
+        if whole.cards[first].margin != whole.margin:
+            checked.add(st.taker_to_play)
+    assert checked == {True, False}
+
+
 def test_a_finished_game_at_margin_zero_is_made() -> None:
     st = PlayState(hands=[0] * 4, camps=(True, False, False, False), leader=0, taker_hp=112)  # 56 points, no oudler
     assert Solver(1).solve(st).margin == 0.0 and Solver(1).solve(st).made is True
