@@ -361,6 +361,25 @@ def test_each_card_s_result_counts_the_nodes_of_its_own_search() -> None:
     assert searched > 20, searched
 
 
+def test_under_a_node_limit_each_card_gets_an_equal_share_of_what_remains() -> None:
+    # the cards in the order searched: none takes more than its share, and the last
+    # one, stopped, has used the rest of the limit
+    rng = random.Random(68)
+    limit, stopped_last = 3_000, 0
+    for _ in range(6):
+        st = random_position(rng, 10)
+        r = Solver(16).solve(st, all_cards=True, node_limit=limit, pv=False)
+        assert r.cards is not None
+        values, spent = list(r.cards.values()), 0
+        for i, value in enumerate(values):
+            assert value.nodes <= max(1, (limit - spent) // (len(values) - i)), i
+            spent += value.nodes
+        if not values[-1].complete:
+            assert r.nodes == limit
+            stopped_last += 1
+    assert stopped_last >= 2, stopped_last
+
+
 def test_a_ctrl_c_during_all_cards_keeps_the_cards_finished(monkeypatch: pytest.MonkeyPatch) -> None:
     # the third card's search interrupted: the first two as a whole solve values them,
     # the bounds they prove, and the solver left ready for the next request
@@ -2154,7 +2173,9 @@ def test_a_limit_of_none_is_no_limit() -> None:
     solver = Solver(16)
     want = solver.solve(st)
     assert want.complete
-    for limits in ({"node_limit": None}, {"time_limit": None}, {"node_limit": None, "time_limit": None}):
+    # (a node limit beyond what the core counts, 2**62, is none either)
+    for limits in ({"node_limit": None}, {"time_limit": None}, {"node_limit": None, "time_limit": None},
+                   {"node_limit": 2 ** 64}):
         solver.clear()
         got = solver.solve(st, **limits)
         assert dataclasses.replace(got, seconds=0.0) == dataclasses.replace(want, seconds=0.0)
