@@ -336,6 +336,20 @@ def test_card_values_and_principal_variation(solver: Solver) -> None:
         assert r.taker_points == line.taker_hp / 2 and r.oudlers == line.taker_oudlers()
 
 
+def test_the_principal_variation_of_a_longer_position_ends_at_its_margin(solver: Solver) -> None:
+    # with tricks to spare the defence has cards whose probe at the value succeeds but
+    # which are worth more to the taker: the line takes a card proven no better than it
+    rng = random.Random(70)
+    for _ in range(12):
+        st = random_position(rng, rng.choice((5, 6, 7)))
+        r = solver.solve(st)
+        line = st.copy()
+        for c in r.pv:
+            line.play(c)
+        assert line.over and line.margin_hp() == r.margin * 2
+        assert r.taker_points == line.taker_hp / 2 and r.oudlers == line.taker_oudlers()
+
+
 def test_each_card_s_result_counts_the_nodes_of_its_own_search() -> None:
     # the cards' nodes add up to the request's, the principal variation aside;
     # a card has none only where its static bounds meet (nothing to search)
