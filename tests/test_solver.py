@@ -1901,6 +1901,9 @@ def test_a_game_over_has_its_final_margin_and_needs_no_search() -> None:
     for r in (solver.solve(final), solver.made(final), solver.at_least(final, 100)):
         assert (r.margin, r.margin_bounds, r.complete, r.nodes) == (23.0, (23.0, 23.0), True, 0)
         assert (r.made, r.taker_points, r.oudlers) == (True, 64.0, 2)
+    # every card's value asked: there is none, and none is best
+    every = solver.solve(final, all_cards=True)
+    assert (every.margin, every.cards, every.best) == (23.0, {}, ())
 
 
 # The API's checks: a position or an argument built wrong is refused, by name -----------
@@ -2066,6 +2069,18 @@ def test_a_ctrl_c_after_the_first_card_keeps_the_value_in_the_bounds() -> None:
         if whole.cards[first].margin != whole.margin:
             checked.add(st.taker_to_play)
     assert checked == {True, False} and decided
+
+
+def test_all_cards_gives_no_line_for_a_margin_it_leaves_open() -> None:
+    # under a limit the last card may be exact with nodes to spare, the position still
+    # open: no line is searched towards a bound that is not its value
+    opened = 0
+    for i, limit in ((9, 20_000), (14, 10_000), (14, 20_000)):
+        r = Solver(16).solve(_endgame(i), all_cards=True, node_limit=limit)
+        if r.margin is None:
+            assert (r.pv, r.taker_points, r.oudlers) == ([], None, None), (i, limit)
+            opened += 1
+    assert opened >= 2, opened
 
 
 def test_a_finished_game_at_margin_zero_is_made() -> None:
