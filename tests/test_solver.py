@@ -480,6 +480,39 @@ def test_stop_after_ends_every_request_and_changes_none_it_does_not_reach() -> N
         later.stop_after(float("nan"))
 
 
+def test_a_time_limit_ends_the_probe_in_progress() -> None:
+    # the core reads the deadline as it searches, not only between probes: a whole
+    # deal (minutes to solve) under a limit of 0.2 s ends within a few seconds
+    from conftest import EXAMPLES
+    from tarot_solver.records import read_record
+
+    state = read_record(EXAMPLES / "deal.json").state()
+    for ask in (lambda s: s.solve(state, time_limit=0.2, pv=False), lambda s: s.at_least(state, 20, time_limit=0.2)):
+        r = ask(Solver(16))
+        assert not r.complete and r.seconds < 5
+        assert r.margin_bounds[0] <= r.margin_bounds[1]
+
+
+def test_a_budget_s_part_and_its_shorter_limit_stay_within_it() -> None:
+    class Clock:  # what a budget reads of the core: its nodes, its clock and its stop time
+        nodes, stop = 400, 0.0
+
+        def now(self) -> float:
+            return 100.0
+
+    core = Clock()
+    budget = solver_module._Budget(core, 10.0, 1_000)  # type: ignore[arg-type]
+    half = budget.part(core, 0.5)  # type: ignore[arg-type]
+    assert (half.node_limit, half.deadline) == (700, 105.0)  # half of what remains, nodes and time
+    assert budget.until(5_000).node_limit == 1_000 and budget.until(600).node_limit == 600
+    assert solver_module._Budget(core, None, None).until(600).node_limit == 600  # type: ignore[arg-type]
+    core.nodes = 999
+    assert budget.part(core, 0.5).node_limit == 1_000  # (a node at least: probes sharing the last one end)
+    core.nodes = 1_000
+    assert budget.spent(core) and half.spent(core)  # type: ignore[arg-type]
+    assert budget.part(core, 0.5).node_limit == 1_000  # (never past the budget's limit)
+
+
 def test_stop_after_from_another_thread_ends_the_request_in_progress() -> None:
     # a bot's move timer, or a GUI's cancel button: the search reads the stop as it runs
     from conftest import EXAMPLES
