@@ -1963,6 +1963,24 @@ def test_solve_many_takes_0_jobs_for_all_cores_and_refuses_fewer() -> None:
             solver_module.solve_many([_endgame()], jobs=jobs)
 
 
+def test_solve_many_solves_each_position_from_a_cleared_table() -> None:
+    # the same position twice: the second search no shorter than the first
+    st = _endgame(4)
+    first, second = solver_module.solve_many([st, st], table_mb=16, jobs=1)
+    assert first.nodes > 10_000 and dataclasses.replace(first, seconds=0.0) == dataclasses.replace(second, seconds=0.0)
+
+
+def test_a_worker_keeps_one_solver_of_the_table_asked_for() -> None:
+    got: List[Tuple[Solver, ...]] = []
+    worker = threading.Thread(target=lambda: got.append(tuple(
+        solver_module.worker_solver(mb) for mb in (8, 8, 16, 16))))  # (a thread of its own: its own cache)
+    worker.start()
+    worker.join()
+    small, again, large, kept = got[0]
+    assert small is again and large is kept and small is not large
+    assert (small.table_bytes, large.table_bytes) == (Solver(8).table_bytes, Solver(16).table_bytes)
+
+
 def _endgame(i: int = 0) -> PlayState:
     from conftest import EXAMPLES
     from tarot_solver.records import read_records
@@ -2210,6 +2228,8 @@ def test_a_limit_of_0_searches_nothing_and_answers_with_the_static_bounds(limits
     assert all(not c.complete for c in every.cards.values())
     many = list(solver_module.solve_many([st, _endgame(1)], jobs=1, **limits))
     assert [(m.nodes, m.margin_bounds) for m in many] == [(0, (lo, hi)), (0, _static_bounds(_endgame(1)))]
+    made = next(solver_module.solve_many([st], made_only=True, jobs=1, **limits))
+    assert (made.nodes, made.margin_bounds, made.complete) == (0, (lo, hi), False)
 
 
 def test_a_limit_of_0_answers_where_the_static_bounds_meet_or_the_game_is_over() -> None:
