@@ -482,14 +482,15 @@ def test_stop_after_ends_every_request_and_changes_none_it_does_not_reach() -> N
 
 def test_a_time_limit_ends_the_probe_in_progress() -> None:
     # the core reads the deadline as it searches, not only between probes: a whole
-    # deal (minutes to solve) under a limit of 0.2 s ends within a few seconds
+    # deal (minutes to solve) under a limit of 0.2 s ends long before the probe would
+    # (30 s leaves room for a loaded machine; checked only between probes, 80 s here)
     from conftest import EXAMPLES
     from tarot_solver.records import read_record
 
     state = read_record(EXAMPLES / "deal.json").state()
     for ask in (lambda s: s.solve(state, time_limit=0.2, pv=False), lambda s: s.at_least(state, 20, time_limit=0.2)):
         r = ask(Solver(16))
-        assert not r.complete and r.seconds < 5
+        assert not r.complete and r.seconds < 30
         assert r.margin_bounds[0] <= r.margin_bounds[1]
 
 
