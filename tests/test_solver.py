@@ -1732,6 +1732,16 @@ def test_defence_draws_the_taker_trumps_first(solver: Solver) -> None:
     assert sure_bounds(solver, st)[1] == -82 >= minimax(st) == -112
 
 
+def test_drawing_counts_only_tricks_a_defender_trump_wins(solver: Solver) -> None:
+    # five players: seat 0 leads spades, which nobody else holds; seats 1
+    # and 2 must ruff, the 21 above the taker's trumps (seat 4) and the 6
+    # between them, and seat 3 has no trump.  A trick of the drawing counts
+    # only where a defender's trump beats all of the taker's (draw_trick):
+    # counting the others too put the high bound at -96, below the value
+    st = built(("6S 8S 10S", "1D 9C T21", "9D 10D T6", "JD 2C QC", "3D T1 T4"), 4, 0)
+    assert sure_bounds(solver, st)[1] >= minimax(st) == -89
+
+
 def abstract_low(solver: Solver, st: PlayState, target: int) -> Optional[int]:
     """The taker's camp's bound from the abstract game (ext/_core.pyx,
     abs_bound) where it reaches ``target`` half-points, else None."""
