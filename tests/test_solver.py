@@ -1766,6 +1766,20 @@ def test_abstract_game_sees_ruffs_nobody_overruffs(solver: Solver) -> None:
     assert abstract_low(solver, st, -110) == -108 <= minimax(st) == -104
 
 
+def test_abstract_game_loses_the_excuse_in_the_last_trick(solver: Solver) -> None:
+    # the taker (seat 1) leads with the 9 of diamonds and his Excuse, two
+    # tricks left, and each camp has won a trick (no slam): the Excuse
+    # played in the last trick goes to the defence, and the game must say
+    # so (a game that let him keep it reached -88 asked at -92)
+    st = built(("JS JH", "9D EX", "4S 5H", "4H 5C"), 1, 1)
+    st.tricks.append(Trick(0, [], 0))
+    exact = minimax(st)
+    assert exact == -94
+    for target in range(exact - 12, exact + 3, 2):
+        v = abstract_low(solver, st, target)
+        assert v is None or v <= exact, (target, v)
+
+
 def test_abstract_game_keeps_the_taker_petit(solver: Solver) -> None:
     # the taker's 8 and 6 lie below the defence's 9 and 7, and his Petit
     # below both; the defenders hold hearts, so his ruffs stand, and the
