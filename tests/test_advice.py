@@ -272,6 +272,16 @@ def test_each_contract_is_scored_from_its_own_question_and_0_is_a_pass(monkeypat
     assert res.recommendation is None
 
 
+def test_contracts_that_tie_recommend_the_lowest(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the garde made by 25 in every world scores (25 + 25) x 2 x 3 = 300, the garde sans
+    # made by 0 scores 25 x 4 x 3 = 300 too: the lower stake is recommended
+    row = [Outcome(True, 25.0, 25.0, 1), Outcome(True, 0.0, 0.0, 1), Outcome(False, -30.0, -30.0, 1)]
+    monkeypatch.setattr(advice, "_run_task", lambda task: ([list(row) for _ in task.worlds], 0.0))
+    res = advice.bid_advice(STRONG, worlds=4, progress=None, jobs=1)
+    assert [a.summary.expected_score for a in res.contracts][1:3] == [300, 300]
+    assert res.recommendation is Contract.GARDE
+
+
 @pytest.mark.parametrize("kwargs, message", [
     (dict(seat=2, dealer=0, bids=["pass", "garde"]), "seat 2 speaks after 1 bid(s) when seat 0 deals"),
     (dict(bids=["garde", "prise"]), "does not beat the previous bid"),
