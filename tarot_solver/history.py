@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
-from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, points
+from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, points, points_text
 from .errors import RecordError, integer, plural, spelled
 from .records import DealRecord, PathLike, _file_label, json_problem, json_type
 from .rules import PlayState
@@ -476,9 +476,10 @@ class Summary:
             ax.hist([hp / 2 for hp in costs], bins=bins, weights=list(costs.values()), color="C1" if
                     role == "defence" else "C0")
             tally = self.roles[role]
-            unproven = f" (at least; {tally.unproven_costs} inexact costs not drawn)" if tally.unproven_costs else ""
-            ax.set_title(f"{role}: {tally.errors} errors in {tally.games} games,"
-                         f" {points(tally.lost_hp)} points lost{unproven}", fontsize=10)
+            unproven = (f" (at least; {plural(tally.unproven_costs, 'inexact cost')} not drawn)"
+                        if tally.unproven_costs else "")
+            ax.set_title(f"{role}: {plural(tally.errors, 'error')} in {plural(tally.games, 'game')},"
+                         f" {points_text(tally.lost_hp)} lost{unproven}", fontsize=10)
             ax.set_ylabel("errors")
             ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # (a count: no 0.5 error)
         axes[-1].set_xlabel("cost of the error (card points)")

@@ -375,7 +375,9 @@ def test_summary_by_role_and_seat(tmp_path: Path) -> None:
     assert (tmp_path / "costs.png").read_bytes()[:4] == b"\x89PNG"
     # a panel a role, the errors counted in whole numbers (no tick at half an error)
     figure = summary.figure()
-    assert [ax.get_title().split(":")[0] for ax in figure.axes] == ["taker", "defence"]
+    assert [ax.get_title() for ax in figure.axes] == [
+        "taker: 2 errors in 3 games, 5 points lost (at least; 1 inexact cost not drawn)",
+        "defence: 3 errors in 3 games, 7 points lost"]
     # each exact cost drawn as often as it occurred (the defence's 1.5 twice, its 4 once), the taker's inexact left out
     from matplotlib.patches import Rectangle
 

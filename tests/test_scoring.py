@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tarot_solver.cards import points_text
 from tarot_solver.errors import RecordError, TarotError
 from tarot_solver.records import read_records
 from tarot_solver.scoring import SLAM_OUTCOMES, ScoreResult, margin_points, score, slam_outcome
@@ -302,7 +303,7 @@ def test_half_point_short_flips_petit_and_poignee_sides():
     # taker; the dog of a garde contre the same for the defence
     (("garde", 8, 0), {}, "taker_half_points", "4 points: the taker of a garde has 4.5 to 89.5 at 4 players"),
     (("garde_contre", 2, 0), {}, "taker_half_points",
-     "1 points: the taker of a garde_contre has 1.5 to 86.5 at 4 players"),
+     "1 point: the taker of a garde_contre has 1.5 to 86.5 at 4 players"),
     (("garde_contre", 174, 3), {}, "taker_half_points",
      "87 points: the taker of a garde_contre has 1.5 to 86.5 at 4 players"),
 ])
@@ -374,3 +375,9 @@ def test_numpy_integers_are_integers():
     assert type(margin_points(np.int16(98), np.int8(2))) is int
     with pytest.raises(RecordError, match="taker half-points '98.0' is not an integer in 0..182"):
         score("garde", np.float64(98), 2)
+
+
+@pytest.mark.parametrize("half_points, text", [(0, "0 points"), (1, "0.5 points"), (2, "1 point"), (3, "1.5 points"),
+                                               (60, "30 points")])
+def test_points_text_is_singular_for_one_point_only(half_points: int, text: str) -> None:
+    assert points_text(half_points) == text
