@@ -1427,6 +1427,22 @@ def test_sure_bounds_count_the_petit_no_suit_can_take(solver: Solver) -> None:
     assert lo == minimax(st) <= hi
 
 
+def test_sure_bounds_cache_tells_apart_where_a_suit_takes_the_petit(unbounded: Solver) -> None:
+    # the trumps' cache (sure_trumps) is keyed on the trumps and which plain
+    # suits each hand holds, not how many cards: the same trumps and suits,
+    # the taker's 4 against the 7 and the 14, but in the second position a
+    # defender holds more diamonds than he does and the other only as many,
+    # so the Petit rule's suit form fails and he loses the Petit (-112).  Its
+    # bounds, asked after the first position's, must not reuse the Petit
+    # counted there (a mutation check of the core: without the key's bit for
+    # that form the low bound came out at -93, and no other test noticed)
+    solver = Solver(64)
+    first = built(("CS 10D 7C T1 T4", "4S 8S JH 1D T7", "2S 7S 6H QD T14"), 0, 1)
+    second = built(("8S 6D 4C T1 T4", "2S JH 2D 5D T7", "7S QS CH KD T14"), 0, 1)
+    bounds_contain_the_value(solver, unbounded, first)
+    assert bounds_contain_the_value(solver, unbounded, second)[1] == -112
+
+
 def test_later_lead_keeps_the_petit_after_one_trump_lead(solver: Solver) -> None:
     # the taker (seat 1) is not on lead but holds the 21: once he wins the
     # lead (he gives no trump before) and has drawn with his masters, he is
