@@ -199,6 +199,24 @@ def test_invariants_suits_seats_and_options(solver: Solver) -> None:
             assert plain.solve(st, pv=False).margin == v
 
 
+def test_table_stores_results_for_other_honours_in_entries_of_their_own() -> None:
+    # tt_store merges a result into an entry of the same key and mask only
+    # when the same honours remain: an entry for other honours (the same
+    # owners by rank order) holds other values, which a lookup shifts
+    # (payoff-similarity).  A mutation check that merged them went unnoticed:
+    # the position one trick on, solved after its parent on one table, came
+    # out 3 points above the value
+    hands = ("7S QS KH 1D 4D JD", "JH JC T2 T4 T5 T10", "6S JS CS KS CC T17", "8S 5H 2D 5D 7D T12")
+    base = dataclasses.replace(built(hands, 1, 1), taker_hp=44)
+    later = base.copy()
+    for c in cards.parse_cards("T4 T17 T12 QS 6S"):
+        later.play(c)
+    no_table = Solver(16)
+    no_table.set_options(table=False)
+    warm = Solver(16)
+    assert warm.solve(base, pv=False).margin * 2 == no_table.solve(base, pv=False).margin * 2 == -36
+    assert warm.solve(later, pv=False).margin * 2 == no_table.solve(later, pv=False).margin * 2 == -50
+
 def test_cards_on_the_table_do_not_separate_equivalent_cards(solver: Solver) -> None:
     # seat 3 must trump under the 12: the 7 on the table lies between his 5
     # and 9, both lose, and after the trick they touch: one card is tried
