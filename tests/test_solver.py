@@ -217,6 +217,20 @@ def test_table_stores_results_for_other_honours_in_entries_of_their_own() -> Non
     assert warm.solve(base, pv=False).margin * 2 == no_table.solve(base, pv=False).margin * 2 == -36
     assert warm.solve(later, pv=False).margin * 2 == no_table.solve(later, pv=False).margin * 2 == -50
 
+def test_a_table_cut_rests_on_the_lowest_rank_its_entry_covers() -> None:
+    # mask_rel turns an entry's mask back into per-suit relevance ranks: the
+    # lowest alive card the mask covers.  A mutation check that put it one
+    # rank higher (a result resting on too few ranks, then shared too widely)
+    # went unnoticed: this position, solved cold, came out 3 points below the
+    # value
+    hands = ("2H 7H KH 3D 4D 6D 5C", "5D 7D 8D T1 T14 T15 T17", "3S JS QS JC T6 T11 T19",
+             "1H 7C 9C QC T2 T8 T9")
+    st = dataclasses.replace(built(hands, 1, 3), taker_hp=12, defence_hp=110,
+                             oudler_camp={EXCUSE: True, cards.parse_card("T21"): False})
+    no_table = Solver(16)
+    no_table.set_options(table=False)
+    assert Solver(16).solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -42
+
 def test_cards_on_the_table_do_not_separate_equivalent_cards(solver: Solver) -> None:
     # seat 3 must trump under the 12: the 7 on the table lies between his 5
     # and 9, both lose, and after the trick they touch: one card is tried
