@@ -231,6 +231,19 @@ def test_a_table_cut_rests_on_the_lowest_rank_its_entry_covers() -> None:
     no_table.set_options(table=False)
     assert Solver(16).solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -42
 
+def test_the_table_key_counts_each_seats_low_cards() -> None:
+    # the coarse key counts the low plain cards of every seat but the last
+    # (whose count follows): a mutation check that counted one seat fewer
+    # went unnoticed, and with five players this position came out 3 points
+    # above the value
+    hands = ("QC KC T1 T10 T13", "CS QS T4 T6 T12", "1H 9H CH 2D CD", "4S 4H QH 1D 4C", "6H 10H 3C 7C CC")
+    st = dataclasses.replace(built(hands, 0, 1), camps=(True, False, False, False, True), taker_hp=27,
+                             defence_hp=80, oudler_camp={EXCUSE: False, cards.parse_card("T21"): False})
+    st.play(cards.parse_card("T4"))
+    no_table = Solver(16)
+    no_table.set_options(table=False)
+    assert Solver(16).solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -21
+
 def test_cards_on_the_table_do_not_separate_equivalent_cards(solver: Solver) -> None:
     # seat 3 must trump under the 12: the 7 on the table lies between his 5
     # and 9, both lose, and after the trick they touch: one card is tried
