@@ -105,6 +105,25 @@ def test_core_agrees_with_reference_minimax(solver: Solver) -> None:
     assert run_shifts > 20, run_shifts
 
 
+def test_the_excuse_led_to_the_last_trick_after_every_trick_won(solver: Solver, unbounded: Solver) -> None:
+    # a camp that has won every trick and leads the Excuse to the last trick
+    # wins that trick (RULES.md): the search must know it itself, not only the
+    # sure bounds, and each trick won must keep the record of which camp has
+    # won them all, also after a trick the defence wins is taken back (the
+    # taker leads T1, then the Excuse; tricks in progress; five players)
+    a = built(['JS 4H', '10S CS', 'T1 EX', '6C 10C'], 2, 2)
+    b = built(['8S KH 3C', 'T10 EX T19', '6H 7H 8C', '3H QD 9H'], 1, 1)
+    for card in ('T19', '8C', '9H'):
+        b.play(card)
+    c = built(['7S EX T17', '2H 2D 9D', '8S QD KD', '5D 10D CD', '5H 8H KH'], 0, 0)
+    c.play('T17')
+    d = built(['3H 2D T2', '9H QH 7D', '10S T21 EX', '7H 8H 10C'], 2, 2)
+    for st, want in ((a, -52), (b, -68), (c, -83), (d, -48)):
+        assert minimax(st) == want
+        for s in (solver, unbounded):
+            assert s.solve(st, pv=False).margin * 2 == want
+
+
 def test_three_players_agree_with_reference_minimax(solver: Solver) -> None:
     # the number of players is data in the core: the three-player game
     rng = random.Random(3)
