@@ -236,6 +236,7 @@ def test_table_stores_results_for_other_honours_in_entries_of_their_own() -> Non
     assert warm.solve(base, pv=False).margin * 2 == no_table.solve(base, pv=False).margin * 2 == -36
     assert warm.solve(later, pv=False).margin * 2 == no_table.solve(later, pv=False).margin * 2 == -50
 
+
 def test_a_table_cut_rests_on_the_lowest_rank_its_entry_covers() -> None:
     # mask_rel turns an entry's mask back into per-suit relevance ranks: the
     # lowest alive card the mask covers.  A mutation check that put it one
@@ -250,6 +251,7 @@ def test_a_table_cut_rests_on_the_lowest_rank_its_entry_covers() -> None:
     no_table.set_options(table=False)
     assert Solver(16).solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -42
 
+
 def test_the_table_key_counts_each_seats_low_cards() -> None:
     # the coarse key counts the low plain cards of every seat but the last
     # (whose count follows): a mutation check that counted one seat fewer
@@ -262,6 +264,7 @@ def test_the_table_key_counts_each_seats_low_cards() -> None:
     no_table = Solver(16)
     no_table.set_options(table=False)
     assert Solver(16).solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -21
+
 
 def test_cards_on_the_table_do_not_separate_equivalent_cards(solver: Solver) -> None:
     # seat 3 must trump under the 12: the 7 on the table lies between his 5
