@@ -124,6 +124,18 @@ def test_the_excuse_led_to_the_last_trick_after_every_trick_won(solver: Solver, 
             assert s.solve(st, pv=False).margin * 2 == want
 
 
+def test_a_trump_one_above_the_best_can_still_take_the_trick(solver: Solver, unbounded: Solver) -> None:
+    # a run of touching cards is given by its cheapest card when the trick is
+    # decided for the other camp; the taker's T9 is not, with T10 still to come:
+    # the defender (seat 3, no trumps) throws his King on his partner's trick
+    # and keeps the Queen for the spade the taker trumps
+    st = built(['T10 2S', 'T9 T3', '7H 4C', 'KS QS'], 1, 1)
+    st.play('T9')
+    assert minimax(st) == -102
+    for s in (solver, unbounded):
+        assert s.solve(st, pv=False).margin * 2 == -102
+
+
 def test_three_players_agree_with_reference_minimax(solver: Solver) -> None:
     # the number of players is data in the core: the three-player game
     rng = random.Random(3)
