@@ -278,6 +278,27 @@ def test_the_table_key_counts_each_seats_low_cards() -> None:
     assert Solver(16).solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -21
 
 
+def test_the_table_compares_the_fifth_seats_cards() -> None:
+    # with five players the fine key's third plane tells seat 4's plain cards
+    # from seat 0's: a mutation check that left that plane out of the compare
+    # went unnoticed, and this position, solved after the same one with seat 0's
+    # 9 and seat 4's 5 of clubs the other way round, came out 6.5 points above
+    def position(first: str, fifth: str) -> PlayState:
+        hands = (first + " 10C T7", "QC 7D 3C", "KS 1C 7C", "7S 8S 10S", "1S 8C " + fifth)
+        st = dataclasses.replace(built(hands, 0, 0), camps=(True, False, False, True, False), taker_hp=106,
+                                 defence_hp=47, oudler_camp={EXCUSE: True, cards.parse_card("T1"): False,
+                                                             cards.parse_card("T21"): True})
+        st.play(cards.parse_card("10C"))
+        st.play(cards.parse_card("QC"))
+        return st
+    no_table = Solver(16)
+    no_table.set_options(table=False)
+    solver = Solver(16)
+    assert solver.solve(position("9C", "5C"), pv=False).margin * 2 == 42
+    st = position("5C", "9C")
+    assert solver.solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == 29
+
+
 def test_cards_on_the_table_do_not_separate_equivalent_cards(solver: Solver) -> None:
     # seat 3 must trump under the 12: the 7 on the table lies between his 5
     # and 9, both lose, and after the trick they touch: one card is tried
