@@ -299,6 +299,27 @@ def test_the_table_compares_the_fifth_seats_cards() -> None:
     assert solver.solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == 29
 
 
+def test_the_table_key_tells_the_fifth_seats_trumps() -> None:
+    # with five players the third trump plane of the coarse key tells seat 4's
+    # trumps from seat 0's: a mutation check that dropped it went unnoticed,
+    # and this position, solved after the same one with seat 0's 9 and seat 4's
+    # 2 of trumps the other way round, came out 6.5 points below the value
+    def position(first: str, fifth: str) -> PlayState:
+        hands = ("6S 9D 10D " + first, "3S T6 T8 T19", "2S 5S KS 1D", "8H 9H 10H CH", "JD T3 T18 " + fifth)
+        st = dataclasses.replace(built(hands, 4, 4), taker_hp=46, defence_hp=102,
+                                 oudler_camp={EXCUSE: False, cards.parse_card("T1"): False,
+                                              cards.parse_card("T21"): False})
+        for card in ("JD", "9D", "T19"):
+            st.play(cards.parse_card(card))
+        return st
+    no_table = Solver(16)
+    no_table.set_options(table=False)
+    solver = Solver(16)
+    assert solver.solve(position("T9", "T2"), pv=False).margin * 2 == -56
+    st = position("T2", "T9")
+    assert solver.solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -43
+
+
 def test_cards_on_the_table_do_not_separate_equivalent_cards(solver: Solver) -> None:
     # seat 3 must trump under the 12: the 7 on the table lies between his 5
     # and 9, both lose, and after the trick they touch: one card is tried
