@@ -320,6 +320,18 @@ def test_the_table_key_tells_the_fifth_seats_trumps() -> None:
     assert solver.solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -43
 
 
+def test_a_split_value_choice_searches_the_runs_top_card() -> None:
+    # where every card was refuted and a value choice's run straddles the rank
+    # the result rests on, the part above that rank is searched too, even when
+    # the run's top card is its only card there: a mutation check that left
+    # the top card out let the result rest on too few ranks and gave -20 here
+    st = dataclasses.replace(built(("3D 6D 7D 10D CD QD", "5D 8D 9D KD 10C T10", "1D 2D 4D JD 4C T19"), 0, 1),
+                             taker_hp=81, defence_hp=47)
+    no_table = Solver(16)
+    no_table.set_options(table=False)
+    assert Solver(16).solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -19
+
+
 def test_cards_on_the_table_do_not_separate_equivalent_cards(solver: Solver) -> None:
     # seat 3 must trump under the 12: the 7 on the table lies between his 5
     # and 9, both lose, and after the trick they touch: one card is tried
