@@ -332,6 +332,22 @@ def test_a_split_value_choice_searches_the_runs_top_card() -> None:
     assert Solver(16).solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -19
 
 
+def test_a_table_hit_rests_on_every_entry_it_took_a_bound_from() -> None:
+    # a lookup that takes its bounds from two entries rests on both their
+    # masks: a mutation check that kept only the last entry's let this
+    # position, solved after a probe of the same one with the 8 and 1 of hearts
+    # the other way round, come out 1.5 points above the value
+    def position(first: str, third: str) -> PlayState:
+        return dataclasses.replace(built(("5S JD T19 " + first, "6H 7H KH 7D", "2H 3H T11 " + third), 1, 1),
+                                   taker_hp=10, defence_hp=45)
+    no_table = Solver(16)
+    no_table.set_options(table=False)
+    solver = Solver(16)
+    assert solver.at_least(position("8H", "1H"), -44).margin_bounds[0] == -44
+    st = position("1H", "8H")
+    assert solver.solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -91
+
+
 def test_cards_on_the_table_do_not_separate_equivalent_cards(solver: Solver) -> None:
     # seat 3 must trump under the 12: the 7 on the table lies between his 5
     # and 9, both lose, and after the trick they touch: one card is tried
