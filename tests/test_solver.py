@@ -1996,6 +1996,19 @@ def test_sure_bounds_lose_the_leaders_excuse_after_his_cashes(solver: Solver) ->
     assert lo <= minimax(st) == -94 <= hi
 
 
+def test_sure_bounds_let_the_leader_lead_his_excuse(solver: Solver) -> None:
+    # three players: the leader (seat 0) holds the Excuse and spades only,
+    # the taker (seat 2) no spade, so a spade lead makes him ruff, and his 2
+    # wins it (seat 1 follows).  But the leader plays his Excuse instead, and
+    # seat 1 leads the 15 and the 16, which draw the taker's 2 and 3: no
+    # trick for him.  The forced trumps count does not apply where the
+    # leader holds the Excuse (a mutation check that let it apply put the
+    # low bound at -109, above the value)
+    st = built(("EX 1S 2S", "4S T15 T16", "T2 T3 5H"), 2, 0)
+    lo, hi = sure_bounds(solver, st)
+    assert lo <= minimax(st) == -112 <= hi
+
+
 def test_abstract_game_keeps_the_taker_petit(solver: Solver) -> None:
     # the taker's 8 and 6 lie below the defence's 9 and 7, and his Petit
     # below both; the defenders hold hearts, so his ruffs stand, and the
