@@ -2009,6 +2009,19 @@ def test_sure_bounds_let_the_leader_lead_his_excuse(solver: Solver) -> None:
     assert lo <= minimax(st) == -112 <= hi
 
 
+def test_sure_bounds_let_the_excuse_win_the_defences_slam(solver: Solver) -> None:
+    # three players, the defence has won the only trick so far: the taker
+    # (seat 1) leads one of his trumps, seat 2's 20 wins it, and seat 2 leads
+    # his Excuse in the last trick, which it wins, the slam being the
+    # defence's: his 16 (or Petit) wins nothing.  The forced trumps count
+    # is not asked where the defence's slam is open (a mutation check that
+    # asked it there put the low bound at -109, above the value)
+    st = built(("4S 7S", "T1 T16", "EX T20"), 1, 1)
+    st.tricks[0] = Trick(0, [], 0)
+    lo, hi = sure_bounds(solver, st)
+    assert lo <= minimax(st) == -112 <= hi
+
+
 def test_abstract_game_keeps_the_taker_petit(solver: Solver) -> None:
     # the taker's 8 and 6 lie below the defence's 9 and 7, and his Petit
     # below both; the defenders hold hearts, so his ruffs stand, and the
