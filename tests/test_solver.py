@@ -2022,6 +2022,18 @@ def test_sure_bounds_let_the_excuse_win_the_defences_slam(solver: Solver) -> Non
     assert lo <= minimax(st) == -112 <= hi
 
 
+def test_sure_bounds_count_a_kept_petit_once(solver: Solver) -> None:
+    # four players, the taker (seat 3) leads, all trumps: the Petit, 4, 6
+    # and 20 against the defence's 3, 7, 12, 15, 21 and Excuse.  After his
+    # trump lead the forced trumps count gives the kept Petit its trick and
+    # matches the defence's trumps against his others only (a mutation check
+    # that left the Petit in the matching counted it twice: low bound -86,
+    # above the value)
+    st = built(("10S EX T21 1S", "4H T12 T7 CH", "4S T3 1H T15", "T1 T4 T20 T6"), 3, 3)
+    lo, hi = sure_bounds(solver, st)
+    assert lo <= minimax(st) == -90 <= hi
+
+
 def test_abstract_game_keeps_the_taker_petit(solver: Solver) -> None:
     # the taker's 8 and 6 lie below the defence's 9 and 7, and his Petit
     # below both; the defenders hold hearts, so his ruffs stand, and the
