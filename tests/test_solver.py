@@ -2012,8 +2012,8 @@ def test_sure_bounds_let_the_leader_lead_his_excuse(solver: Solver) -> None:
 def test_sure_bounds_let_the_excuse_win_the_defences_slam(solver: Solver) -> None:
     # three players, the defence has won the only trick so far: the taker
     # (seat 1) leads one of his trumps, seat 2's 20 wins it, and seat 2 leads
-    # his Excuse in the last trick, which it wins, the slam being the
-    # defence's: his 16 (or Petit) wins nothing.  The forced trumps count
+    # his Excuse to the last trick, which it wins for the defence's slam: the
+    # taker's 16 and Petit win nothing.  The forced trumps count
     # is not asked where the defence's slam is open (a mutation check that
     # asked it there put the low bound at -109, above the value)
     st = built(("4S 7S", "T1 T16", "EX T20"), 1, 1)
