@@ -233,11 +233,6 @@ def points(half_points: int) -> Union[int, float]:
     return half_points // 2 if half_points % 2 == 0 else half_points / 2
 
 
-def points_text(half_points: int) -> str:
-    """Half-points as words for messages: "1 point", "0.5 points", "30 points"."""
-    return f"{points(half_points)} point{'' if half_points == 2 else 's'}"
-
-
 def tokens(cards: Iterable[int]) -> List[str]:
     """Canonical tokens of cards, in the order given."""
     return [card_token(c) for c in cards]

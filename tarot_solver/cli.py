@@ -42,7 +42,7 @@ from . import advice as _advice
 from . import ddtable as _ddtable
 from . import history as _history
 from . import tarotclub as _tarotclub
-from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, parse_card, parse_cards, points, points_text, tokens
+from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, parse_card, parse_cards, points, tokens
 from .errors import Interrupted, RecordError, SchedulerError, TarotError, WorkerError, plural, printable, spelled
 from .errors import one_line as _one_line
 from .notation import format_hand, parse_deal, parse_hand
@@ -685,7 +685,7 @@ def _render_solve(r: Dict[str, Any], record: Any, state: PlayState, best: Option
         lines.append(f"  seat {seat} {role}  {format_hand(cards_of(hand))}")
     if state.trick:
         lines.append("  trick so far: " + " ".join(tokens(state.trick)))
-    lines.append(f"  taker's camp has {points_text(state.taker_hp)} so far")
+    lines.append(f"  taker's camp has {plural(points(state.taker_hp), 'point')} so far")
     if "margin" not in r:
         verdict = {True: "contract MADE", False: "contract FAILS", None: "undecided"}[r["made"]]
         if not r["complete"]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import numbers
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional, Union
 
 
 class TarotError(ValueError):
@@ -145,8 +145,8 @@ def duration(name: str, value: object) -> float:
     return float(value)
 
 
-def plural(n: int, noun: str) -> str:
-    """``n`` and ``noun``, in the plural unless ``n`` is 1."""
+def plural(n: Union[int, float], noun: str) -> str:
+    """``n`` and ``noun``, in the plural unless ``n`` is 1 (so 0.5 points, 1 point)."""
     return f"{n} {noun}{'s' if n != 1 else ''}"
 
 

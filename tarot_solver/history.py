@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
-from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, points, points_text
+from .cards import TOTAL_HALF_POINTS, card_token, cards_of, count, points
 from .errors import RecordError, integer, plural, spelled
 from .records import DealRecord, PathLike, _file_label, json_problem, json_type
 from .rules import PlayState
@@ -479,7 +479,7 @@ class Summary:
             unproven = (f" (at least; {plural(tally.unproven_costs, 'inexact cost')} not drawn)"
                         if tally.unproven_costs else "")
             ax.set_title(f"{role}: {plural(tally.errors, 'error')} in {plural(tally.games, 'game')},"
-                         f" {points_text(tally.lost_hp)} lost{unproven}", fontsize=10)
+                         f" {plural(points(tally.lost_hp), 'point')} lost{unproven}", fontsize=10)
             ax.set_ylabel("errors")
             ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # (a count: no 0.5 error)
         axes[-1].set_xlabel("cost of the error (card points)")

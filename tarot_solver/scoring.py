@@ -15,8 +15,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
-from .cards import (EXCUSE, FULL_DECK, HALF_POINTS, NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, cards_of,
-                    points, points_text)
+from .cards import EXCUSE, FULL_DECK, HALF_POINTS, NUM_CARDS, OUDLERS, TOTAL_HALF_POINTS, TRUMP_BASE, cards_of, points
 from .errors import RecordError, plural
 from .rules import discardable
 from .variant import FOUR_PLAYERS, Contract, Variant, contract_argument
@@ -203,7 +202,7 @@ def check_possible(contract: Contract, taker_half_points: int, oudlers: int, *,
     low = max(0, 9 * oudlers - 1)
     high = TOTAL_HALF_POINTS - max(0, 9 * (len(OUDLERS) - oudlers) - 1)
     if not low <= half <= high:
-        raise RecordError(f"{points_text(half)} with {plural(oudlers, 'oudler')}: only {points(low)} to"
+        raise RecordError(f"{plural(points(half), 'point')} with {plural(oudlers, 'oudler')}: only {points(low)} to"
                           f" {points(high)} are possible", key="taker_half_points", token=f"{points(half)}")
     taker_slam = slam in ("announced-made", "unannounced-made")
     # what was put aside, half a point a card at least, and a trick of each camp that won
@@ -213,17 +212,17 @@ def check_possible(contract: Contract, taker_half_points: int, oudlers: int, *,
     least = variant.dog_size * (not garde_contre) + trick * (slam != "defence")
     most = TOTAL_HALF_POINTS - variant.dog_size * garde_contre - trick * (not taker_slam)
     if not least <= half <= most:
-        raise RecordError(f"{points_text(half)}: the taker of a {contract.value} has {points(least)} to"
+        raise RecordError(f"{plural(points(half), 'point')}: the taker of a {contract.value} has {points(least)} to"
                           f" {points(most)} at {variant.players} players (half a point a card put aside,"
                           f" a trick won by each camp without a slam)", key="taker_half_points",
                           token=f"{points(half)}")
     two_players = bool(variant.partner_share) and partner is not False  # (the taker's camp)
     least, most = _slam_points(contract, variant, two_players) if slam is not None else (0, TOTAL_HALF_POINTS)
     if taker_slam and half < least:
-        raise RecordError(f"a slam made by the taker leaves him {points_text(least)} at least in a"
+        raise RecordError(f"a slam made by the taker leaves him {plural(points(least), 'point')} at least in a"
                           f" {contract.value}, not {points(half)}", key="slam", token=slam)
     if slam == "defence" and half > most:
-        raise RecordError(f"after a defence slam the taker has {points_text(most)} at most in a"
+        raise RecordError(f"after a defence slam the taker has {plural(points(most), 'point')} at most in a"
                           f" {contract.value}, not {points(half)}", key="slam", token=slam)
     # the camp of a Petit au bout won the trick holding the Petit: it has the Petit,
     # and a trick
