@@ -210,12 +210,10 @@ def test_golden_margins_of_realistic_positions() -> None:
     assert not wrong, wrong
 
 
-def test_invariants_suits_seats_and_options(solver: Solver) -> None:
+def test_invariants_suits_seats_and_options(solver: Solver, no_table: Solver) -> None:
     rng = random.Random(99)
     plain = Solver(16)
     plain.set_options(table=False, bounds=False, merge=False)
-    no_table = Solver(16)
-    no_table.set_options(table=False)
     no_abstract = Solver(16)
     no_abstract.set_options(abstract=False)
     for st in endgames(31, 150) + [random_position(rng, 6) for _ in range(6)]:
@@ -230,7 +228,13 @@ def test_invariants_suits_seats_and_options(solver: Solver) -> None:
             assert plain.solve(st, pv=False).margin == v
 
 
-def test_table_stores_results_for_other_honours_in_entries_of_their_own() -> None:
+def agrees_without_table(solver: Solver, no_table: Solver, st: PlayState, value: int) -> None:
+    """Checks that ``solver``, its table holding what earlier solves left there,
+    and ``no_table`` both give ``st`` the margin ``value`` (half-points)."""
+    assert solver.solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == value
+
+
+def test_table_stores_results_for_other_honours_in_entries_of_their_own(no_table: Solver) -> None:
     # tt_store merges a result into an entry of the same key and mask only
     # when the same honours remain: an entry for other honours (the same
     # owners by rank order) holds other values, which a lookup shifts
@@ -242,14 +246,12 @@ def test_table_stores_results_for_other_honours_in_entries_of_their_own() -> Non
     later = base.copy()
     for c in cards.parse_cards("T4 T17 T12 QS 6S"):
         later.play(c)
-    no_table = Solver(16)
-    no_table.set_options(table=False)
     warm = Solver(16)
-    assert warm.solve(base, pv=False).margin * 2 == no_table.solve(base, pv=False).margin * 2 == -36
-    assert warm.solve(later, pv=False).margin * 2 == no_table.solve(later, pv=False).margin * 2 == -50
+    agrees_without_table(warm, no_table, base, -36)
+    agrees_without_table(warm, no_table, later, -50)
 
 
-def test_a_table_cut_rests_on_the_lowest_rank_its_entry_covers() -> None:
+def test_a_table_cut_rests_on_the_lowest_rank_its_entry_covers(no_table: Solver) -> None:
     # mask_rel turns an entry's mask back into per-suit relevance ranks: the
     # lowest alive card the mask covers.  A mutation check that put it one
     # rank higher (a result resting on too few ranks, then shared too widely)
@@ -259,12 +261,10 @@ def test_a_table_cut_rests_on_the_lowest_rank_its_entry_covers() -> None:
              "1H 7C 9C QC T2 T8 T9")
     st = dataclasses.replace(built(hands, 1, 3), taker_hp=12, defence_hp=110,
                              oudler_camp={EXCUSE: True, cards.parse_card("T21"): False})
-    no_table = Solver(16)
-    no_table.set_options(table=False)
-    assert Solver(16).solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -42
+    agrees_without_table(Solver(16), no_table, st, -42)
 
 
-def test_the_table_key_counts_each_seats_low_cards() -> None:
+def test_the_table_key_counts_each_seats_low_cards(no_table: Solver) -> None:
     # the coarse key counts the low plain cards of every seat but the last
     # (whose count follows): a mutation check that counted one seat fewer
     # went unnoticed, and with five players this position came out 3 points
@@ -273,12 +273,10 @@ def test_the_table_key_counts_each_seats_low_cards() -> None:
     st = dataclasses.replace(built(hands, 0, 1), camps=(True, False, False, False, True), taker_hp=27,
                              defence_hp=80, oudler_camp={EXCUSE: False, cards.parse_card("T21"): False})
     st.play(cards.parse_card("T4"))
-    no_table = Solver(16)
-    no_table.set_options(table=False)
-    assert Solver(16).solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -21
+    agrees_without_table(Solver(16), no_table, st, -21)
 
 
-def test_the_table_compares_the_fifth_seats_cards() -> None:
+def test_the_table_compares_the_fifth_seats_cards(no_table: Solver) -> None:
     # with five players the fine key's third plane tells seat 4's plain cards
     # from seat 0's: a mutation check that left that plane out of the compare
     # went unnoticed, and this position, solved after the same one with seat 0's
@@ -291,15 +289,13 @@ def test_the_table_compares_the_fifth_seats_cards() -> None:
         st.play(cards.parse_card("10C"))
         st.play(cards.parse_card("QC"))
         return st
-    no_table = Solver(16)
-    no_table.set_options(table=False)
     solver = Solver(16)
     assert solver.solve(position("9C", "5C"), pv=False).margin * 2 == 42
     st = position("5C", "9C")
-    assert solver.solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == 29
+    agrees_without_table(solver, no_table, st, 29)
 
 
-def test_the_table_key_tells_the_fifth_seats_trumps() -> None:
+def test_the_table_key_tells_the_fifth_seats_trumps(no_table: Solver) -> None:
     # with five players the third trump plane of the coarse key tells seat 4's
     # trumps from seat 0's: a mutation check that dropped it went unnoticed,
     # and this position, solved after the same one with seat 0's 9 and seat 4's
@@ -312,27 +308,23 @@ def test_the_table_key_tells_the_fifth_seats_trumps() -> None:
         for card in ("JD", "9D", "T19"):
             st.play(cards.parse_card(card))
         return st
-    no_table = Solver(16)
-    no_table.set_options(table=False)
     solver = Solver(16)
     assert solver.solve(position("T9", "T2"), pv=False).margin * 2 == -56
     st = position("T2", "T9")
-    assert solver.solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -43
+    agrees_without_table(solver, no_table, st, -43)
 
 
-def test_a_split_value_choice_searches_the_runs_top_card() -> None:
+def test_a_split_value_choice_searches_the_runs_top_card(no_table: Solver) -> None:
     # where every card was refuted and a value choice's run straddles the rank
     # the result rests on, the part above that rank is searched too, even when
     # the run's top card is its only card there: a mutation check that left
     # the top card out let the result rest on too few ranks and gave -20 here
     st = dataclasses.replace(built(("3D 6D 7D 10D CD QD", "5D 8D 9D KD 10C T10", "1D 2D 4D JD 4C T19"), 0, 1),
                              taker_hp=81, defence_hp=47)
-    no_table = Solver(16)
-    no_table.set_options(table=False)
-    assert Solver(16).solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -19
+    agrees_without_table(Solver(16), no_table, st, -19)
 
 
-def test_a_table_hit_rests_on_every_entry_it_took_a_bound_from() -> None:
+def test_a_table_hit_rests_on_every_entry_it_took_a_bound_from(no_table: Solver) -> None:
     # a lookup that takes its bounds from two entries rests on both their
     # masks: a mutation check that kept only the last entry's let this
     # position, solved after a probe of the same one with the 8 and 1 of hearts
@@ -340,12 +332,10 @@ def test_a_table_hit_rests_on_every_entry_it_took_a_bound_from() -> None:
     def position(first: str, third: str) -> PlayState:
         return dataclasses.replace(built(("5S JD T19 " + first, "6H 7H KH 7D", "2H 3H T11 " + third), 1, 1),
                                    taker_hp=10, defence_hp=45)
-    no_table = Solver(16)
-    no_table.set_options(table=False)
     solver = Solver(16)
     assert solver.at_least(position("8H", "1H"), -44).margin_bounds[0] == -44
     st = position("1H", "8H")
-    assert solver.solve(st, pv=False).margin * 2 == no_table.solve(st, pv=False).margin * 2 == -91
+    agrees_without_table(solver, no_table, st, -91)
 
 
 def test_cards_on_the_table_do_not_separate_equivalent_cards(solver: Solver) -> None:
@@ -830,6 +820,13 @@ def sure_bounds(solver: Solver, st: PlayState) -> Tuple[int, int]:
     """The core's sure bounds at the trick start ``st`` (half-points)."""
     solver._load(st)
     return solver._core.bounds()
+
+
+@pytest.fixture(scope="module")
+def no_table() -> Solver:
+    s = Solver(16)
+    s.set_options(table=False)
+    return s
 
 
 @pytest.fixture(scope="module")
