@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tarot_solver.cards import card_token, parse_card
+from tarot_solver.cards import card_token, parse_card, points
 from tarot_solver.errors import CardError, IllegalMoveError, RecordError, TarotError, one_line, plural
 from tarot_solver.records import (KEYS, DealRecord, count_records, iter_records, read_record, read_records, read_text,
                                    write_records)
@@ -609,6 +609,9 @@ def test_an_error_keeps_the_location_it_has() -> None:
 
 def test_plural_and_one_line() -> None:
     assert [plural(n, "deal") for n in (0, 1, 2)] == ["0 deals", "1 deal", "2 deals"]
+    # card points, in halves: singular for exactly one point
+    assert [plural(points(hp), "point") for hp in (0, 1, 2, 3, 60)] == \
+        ["0 points", "0.5 points", "1 point", "1.5 points", "30 points"]
     assert one_line("a\n  b\tc\x00 ") == "a b c\\x00"
 
 

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tarot_solver.cards import points
-from tarot_solver.errors import RecordError, TarotError, plural
+from tarot_solver.errors import RecordError, TarotError
 from tarot_solver.records import read_records
 from tarot_solver.scoring import SLAM_OUTCOMES, ScoreResult, margin_points, score, slam_outcome
 from tarot_solver.variant import CONTRACTS, FIVE_PLAYERS, FOUR_PLAYERS, THREE_PLAYERS, Contract
@@ -375,9 +374,3 @@ def test_numpy_integers_are_integers():
     assert type(margin_points(np.int16(98), np.int8(2))) is int
     with pytest.raises(RecordError, match="taker half-points '98.0' is not an integer in 0..182"):
         score("garde", np.float64(98), 2)
-
-
-@pytest.mark.parametrize("half_points, text", [(0, "0 points"), (1, "0.5 points"), (2, "1 point"), (3, "1.5 points"),
-                                               (60, "30 points")])
-def test_points_are_singular_for_one_point_only(half_points: int, text: str) -> None:
-    assert plural(points(half_points), "point") == text
