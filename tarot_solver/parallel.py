@@ -19,7 +19,8 @@ count at the end, so a run left to itself says how far it got.  Ctrl-C stops
 the workers and propagates ``KeyboardInterrupt`` after the results already
 yielded, so a caller that writes each result as it arrives leaves valid output;
 a worker that dies under a task (killed by the system) ends the run so too, with
-a :class:`~tarot_solver.errors.WorkerError`.
+a :class:`~tarot_solver.errors.WorkerError`; and local workers whose parent is
+killed (SIGKILL) stop within a second instead of finishing their tasks.
 """
 
 from __future__ import annotations
@@ -215,12 +216,26 @@ def _note_unreachable(address: str, host: str, port: int, timeout: float) -> Non
     sys.stderr.flush()
 
 
+def _leave_with_parent(parent: int) -> None:
+    """In a local worker, as it starts: end it within a second of the death of its
+    parent, process ``parent``.  loky's workers outlive a parent killed with SIGKILL
+    (or by the system's OOM killer): each one finishes its task, a search of minutes
+    perhaps, then waits five minutes for another, holding its table."""
+    def watch() -> None:
+        while os.getppid() == parent:  # (an orphan's parent becomes init, or a subreaper)
+            time.sleep(1.0)
+        os._exit(1)
+    threading.Thread(target=watch, name="tarot-solver-parent-watch", daemon=True).start()
+
+
 @contextlib.contextmanager
 def _backend(scheduler: Optional[str]) -> Iterator[None]:
-    if scheduler is None:
-        yield
-        return
     import joblib  # type: ignore[import-untyped]
+
+    if scheduler is None:
+        with joblib.parallel_config(backend="loky", initializer=_leave_with_parent, initargs=(os.getpid(),)):
+            yield
+        return
 
     try:
         from dask.distributed import Client

@@ -87,6 +87,49 @@ def test_a_worker_that_dies_ends_the_run_with_one_error() -> None:
     assert list(map_ordered(_dies_at_2, [5, 6], jobs=2)) == [5, 6]  # a new pool serves the next run
 
 
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_workers_leave_when_their_parent_is_killed(tmp_path: Any) -> None:
+    # loky's workers outlived a parent killed with SIGKILL: each finished its task (a
+    # search of minutes, perhaps), then waited five minutes for another
+    code = """if True:
+        import os, sys, time
+        from tarot_solver.parallel import map_ordered
+        def task(i):
+            open(os.path.join(sys.argv[1], str(os.getpid())), "w").close()
+            time.sleep(120)
+            return i
+        list(map_ordered(task, range(2), jobs=2))
+    """
+    parent = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], cwd=tempfile.gettempdir(),
+                              stderr=subprocess.DEVNULL)  # (the installed package; loky's tracker warns)
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(tmp_path.iterdir())) < 2:
+            assert parent.poll() is None and time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.1)
+    finally:
+        parent.kill()
+        parent.wait()
+    workers = [int(p.name) for p in tmp_path.iterdir()]
+    try:
+        deadline = time.monotonic() + 10
+        while any(_alive(w) for w in workers):
+            assert time.monotonic() < deadline, "the workers outlived their parent"
+            time.sleep(0.1)
+    finally:
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)
+
+
 class _FakeClient:
     """What the watch of a Dask run reads of its client."""
 
