@@ -12,6 +12,7 @@ import tempfile
 import threading
 import time
 from concurrent.futures import BrokenExecutor, CancelledError
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Callable, Dict, Iterator, List, Tuple
 
@@ -96,7 +97,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_workers_leave_when_their_parent_is_killed(tmp_path: Any) -> None:
+def test_workers_leave_when_their_parent_is_killed(tmp_path: Path) -> None:
     # loky's workers outlived a parent killed with SIGKILL: each finished its task (a
     # search of minutes, perhaps), then waited five minutes for another
     code = """if True:
