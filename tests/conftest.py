@@ -36,6 +36,15 @@ def default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def process_state(pid: int) -> str:
+    """A process's state letter (Z: exited, waiting to be reaped), "" if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return ""
+
+
 @pytest.fixture
 def python_sigint() -> Iterator[None]:
     """Python's own Ctrl-C handler while a test runs (a runner started in the

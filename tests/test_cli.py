@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from tarot_solver import __version__, _core
 from tarot_solver.cli import main
 
-from conftest import EXAMPLES, ROOT, BadInput, ctrl_c_at_call, default_sigint
+from conftest import EXAMPLES, ROOT, BadInput, ctrl_c_at_call, default_sigint, process_state
 
 
 def run(args: List[str], stdin: str = "") -> Any:
@@ -695,19 +695,10 @@ def _left_running(session: int, grace: float = 10.0) -> List[str]:
     deadline = time.monotonic() + grace
     while True:
         left = subprocess.run(["pgrep", "-s", str(session)], capture_output=True, text=True).stdout.split()
-        running = [pid for pid in left if "Z" not in _process_state(pid)]
+        running = [pid for pid in left if "Z" not in process_state(int(pid))]
         if not running or time.monotonic() > deadline:
             return running
         time.sleep(0.1)
-
-
-def _process_state(pid: str) -> str:
-    """A process's state letter (Z: exited, waiting to be reaped), "" if it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-            return f.read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return ""
 
 
 def test_the_search_leaves_an_ignored_ctrl_c_ignored() -> None:

@@ -24,7 +24,7 @@ from tarot_solver import parallel
 from tarot_solver.parallel import (Progress, _check_scheduler, _check_workers, _died, _quiet_cancelled_dispatch,
                                    _workers_watched, chunks, default_jobs, map_ordered, stop_local_workers)
 
-from conftest import default_sigint
+from conftest import default_sigint, process_state
 
 
 pytestmark = pytest.mark.usefixtures("python_sigint")
@@ -88,15 +88,6 @@ def test_a_worker_that_dies_ends_the_run_with_one_error() -> None:
     assert list(map_ordered(_dies_at_2, [5, 6], jobs=2)) == [5, 6]  # a new pool serves the next run
 
 
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 def test_workers_leave_when_their_parent_is_killed(tmp_path: Path) -> None:
     # loky's workers outlived a parent killed with SIGKILL: each finished its task (a
     # search of minutes, perhaps), then waited five minutes for another
@@ -122,12 +113,12 @@ def test_workers_leave_when_their_parent_is_killed(tmp_path: Path) -> None:
     workers = [int(p.name) for p in tmp_path.iterdir()]
     try:
         deadline = time.monotonic() + 10
-        while any(_alive(w) for w in workers):
+        while any(process_state(w) not in ("", "Z") for w in workers):
             assert time.monotonic() < deadline, "the workers outlived their parent"
             time.sleep(0.1)
     finally:
         for w in workers:
-            if _alive(w):
+            if process_state(w) not in ("", "Z"):
                 os.kill(w, signal.SIGKILL)
 
 
