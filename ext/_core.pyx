@@ -293,6 +293,11 @@ cdef struct Pos:
     ValueCounts vc[MAXP]        # each hand's cards by value (kept by make/unmake)
     int ply
     Undo undo[MAXPLY]
+    # the current trick as it stood at each ply (make; Core.load for ply 0):
+    # its led suit (-1 before a card other than the Excuse) and the index of
+    # its card winning so far (-1 likewise)
+    int tled[MAXPLY + 1]
+    int tbest[MAXPLY + 1]
     ForcedEntry* fcache         # FCACHE entries (forced_count), owned by Core
     SureEntry* scache           # FCACHE entries (sure_trumps), owned by Core
     AbsEntry* acache            # ACACHE entries (abs_bound), owned by Core
@@ -337,32 +342,34 @@ cdef inline int seat_at(Pos* p, int i) noexcept nogil:
 
 
 cdef inline int led_suit(Pos* p) noexcept nogil:
-    cdef int i, c
-    for i in range(p.ntrick):
-        c = p.trick[i]
-        if c != EXCUSE:
-            return TRUMP if c >= 56 else c // 14
-    return -1
+    """Suit of the current trick (-1 if none but the Excuse), kept by make."""
+    return p.tled[p.ply]
 
 
 cdef inline int trick_best(Pos* p) noexcept nogil:
     """Index in the trick of the card winning so far (-1 if none but the Excuse)."""
-    cdef int i, c, best = -1, bestc = -1, top = -1, topi = -1, suit = led_suit(p)
-    for i in range(p.ntrick):
-        c = p.trick[i]
-        if c == EXCUSE:
-            continue
-        if c >= 56:
-            if c > top:
-                top = c
-                topi = i
-        elif c // 14 == suit and c > bestc:
-            bestc = c
-            best = i
-    return topi if topi >= 0 else best
+    return p.tbest[p.ply]
 
 
-cdef inline void finish_trick(Pos* p, Undo* u) noexcept nogil:
+cdef inline void trick_step(Pos* p, int k, int* led, int* best) noexcept nogil:
+    """Fold the trick's card ``k`` into the led suit and winning index of the
+    cards before it (:func:`led_suit`, :func:`trick_best`)."""
+    cdef int c = p.trick[k], b
+    if c == EXCUSE:
+        return
+    if led[0] < 0:
+        led[0] = TRUMP if c >= 56 else c // 14
+        best[0] = k
+        return
+    b = p.trick[best[0]]
+    if c >= 56:
+        if b < 56 or c > b:
+            best[0] = k
+    elif b < 56 and c // 14 == led[0] and c > b:
+        best[0] = k
+
+
+cdef inline void finish_trick(Pos* p, Undo* u, int best) noexcept nogil:
     cdef int i, c, pc, wi, winner, wc, last, slam_lead
     u.completed = 1
     u.old_leader = p.leader
@@ -377,7 +384,7 @@ cdef inline void finish_trick(Pos* p, Undo* u) noexcept nogil:
     if slam_lead:
         wi = 0
     else:
-        wi = trick_best(p)
+        wi = best
     winner = seat_at(p, wi)
     u.win_card = p.trick[wi]
     wc = p.camp[winner]
@@ -424,6 +431,7 @@ cdef inline void count_card(ValueCounts* vc, int card, int d) noexcept nogil:
 cdef inline void make(Pos* p, int card) noexcept nogil:
     cdef Undo* u = &p.undo[p.ply]
     cdef int seat = seat_at(p, p.ntrick)
+    cdef int led = p.tled[p.ply], best = p.tbest[p.ply]
     u.card = card
     u.seat = seat
     u.completed = 0
@@ -437,10 +445,15 @@ cdef inline void make(Pos* p, int card) noexcept nogil:
             p.hand[seat][card // 14] &= ~(1 << (card % 14))
         count_card(&p.vc[seat], card, -1)
     p.trick[p.ntrick] = card
+    trick_step(p, p.ntrick, &led, &best)
     p.ntrick += 1
     if p.ntrick == p.np:
-        finish_trick(p, u)
+        finish_trick(p, u, best)
+        led = -1
+        best = -1
     p.ply += 1
+    p.tled[p.ply] = led
+    p.tbest[p.ply] = best
 
 
 cdef inline void unmake(Pos* p) noexcept nogil:
@@ -480,7 +493,7 @@ cdef inline void unmake(Pos* p) noexcept nogil:
 cdef inline int legal_mask(Pos* p, int seat, int* suit_out) noexcept nogil:
     """Legal cards of ``seat`` as one suit's bits; ``suit_out`` gets the suit,
     or -1 when any card may be played.  The Excuse is always legal in addition."""
-    cdef int suit = led_suit(p), top, i, c, over
+    cdef int suit = led_suit(p), top, i, over
     cdef uint32_t m
     if suit < 0:
         suit_out[0] = -1
@@ -492,11 +505,9 @@ cdef inline int legal_mask(Pos* p, int seat, int* suit_out) noexcept nogil:
             return m
     m = p.hand[seat][TRUMP]
     if m:
-        top = -1
-        for i in range(p.ntrick):
-            c = p.trick[i]
-            if c != EXCUSE and c >= 56 and c - 56 > top:
-                top = c - 56
+        # the highest trump on the table wins the trick so far
+        i = trick_best(p)
+        top = p.trick[i] - 56 if i >= 0 and p.trick[i] >= 56 else -1
         over = m & ~((2 << top) - 1) if top >= 0 else m
         suit_out[0] = TRUMP
         return over if over else m
@@ -3918,6 +3929,10 @@ cdef class Core:
         p.tricks_left = counts[0]
         self.S.deal_tricks = deal_tricks if deal_tricks > 0 else 1 << 30
         p.ply = 0
+        p.tled[0] = -1
+        p.tbest[0] = -1
+        for q in range(p.ntrick):
+            trick_step(p, q, &p.tled[0], &p.tbest[0])
         if p.tricks_left * np >= MAXPLY:
             raise ValueError("too many tricks for the undo stack")
 
