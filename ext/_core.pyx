@@ -298,6 +298,9 @@ cdef struct Pos:
     # its card winning so far (-1 likewise)
     int tled[MAXPLY + 1]
     int tbest[MAXPLY + 1]
+    # the low cards (ranks 1-10) of each plain suit s in seat q's hand, for
+    # the seats but the last, in 4 bits at 16 * s + 4 * q (make_key)
+    uint64_t lows
     ForcedEntry* fcache         # FCACHE entries (forced_count), owned by Core
     SureEntry* scache           # FCACHE entries (sure_trumps), owned by Core
     AbsEntry* acache            # ACACHE entries (abs_bound), owned by Core
@@ -443,6 +446,8 @@ cdef inline void make(Pos* p, int card) noexcept nogil:
             p.hand[seat][TRUMP] &= ~(1 << (card - 56))
         else:
             p.hand[seat][card // 14] &= ~(1 << (card % 14))
+            if card % 14 < 10 and seat < p.np - 1:
+                p.lows -= 1ULL << (16 * (card // 14) + 4 * seat)
         count_card(&p.vc[seat], card, -1)
     p.trick[p.ntrick] = card
     trick_step(p, p.ntrick, &led, &best)
@@ -484,6 +489,8 @@ cdef inline void unmake(Pos* p) noexcept nogil:
             p.hand[u.seat][TRUMP] |= 1 << (card - 56)
         else:
             p.hand[u.seat][card // 14] |= 1 << (card % 14)
+            if card % 14 < 10 and u.seat < p.np - 1:
+                p.lows += 1ULL << (16 * (card // 14) + 4 * u.seat)
         count_card(&p.vc[u.seat], card, 1)
 
 
@@ -2997,10 +3004,10 @@ cdef struct Key:
 cdef inline void make_key(Pos* p, Key* key) noexcept nogil:
     """The key of a trick start (no card on the table: ``alive`` is the hands').
     Seats past ``np`` hold nothing (``Core.load`` clears the position), so the
-    owner planes and the low-card counts need no loop over the seats."""
+    owner planes need no loop over the seats; make keeps the low-card counts."""
     cdef int s, off = 0, cnt
     cdef uint64_t pl0 = 0, pl1 = 0, pl2 = 0, shape = 0, lo0 = 0, lo1 = 0, lo2 = 0
-    cdef uint64_t a, b0, b1, b2, hm = 0, cntk = 0, hid = 0
+    cdef uint64_t a, b0, b1, b2, hm = 0, hid = 0
     cdef uint32_t (*h)[NSUITS]
     h = p.hand
     for s in range(NSUITS):
@@ -3015,11 +3022,6 @@ cdef inline void make_key(Pos* p, Key* key) noexcept nogil:
             lo1 |= tc_pext(b1, a) << off
             lo2 |= tc_pext(b2, a) << off
             hm |= ((1ULL << tc_popcount(a >> 10)) - 1) << (off + tc_popcount(a & 0x3FF))
-            # the low cards of each seat but the last (np - 1 of them)
-            cntk |= ((<uint64_t>tc_popcount(h[0][s] & 0x3FF))
-                     | (<uint64_t>tc_popcount(h[1][s] & 0x3FF) << 4)
-                     | ((<uint64_t>tc_popcount(h[2][s] & 0x3FF) << 8) if p.np > 3 else 0)
-                     | ((<uint64_t>tc_popcount(h[3][s] & 0x3FF) << 12) if p.np > 4 else 0)) << (16 * s)
             off += cnt
             # the number of honours left in the coarse key, which ones
             # above the fine planes (key_hid)
@@ -3043,7 +3045,7 @@ cdef inline void make_key(Pos* p, Key* key) noexcept nogil:
     extra |= <uint64_t>p.camp_mask << 10
     extra |= <uint64_t>p.np << 15
     key.k[4] = shape | (extra << 39)
-    key.k[5] = cntk
+    key.k[5] = p.lows
 
 
 cdef inline void rel_union(int* rel, int* other) noexcept nogil:
@@ -3911,6 +3913,8 @@ cdef class Core:
         for q in range(np):
             for s in range(NSUITS):
                 p.alive[s] |= p.hand[q][s]
+                if s < TRUMP and q < np - 1:
+                    p.lows |= (<uint64_t>bin(p.hand[q][s] & 0x3FF).count("1")) << (16 * s + 4 * q)
             value_counts(p, q, &p.vc[q])
         p.taker_hp = taker_hp
         p.fixed = fixed_oudlers
