@@ -249,6 +249,7 @@ cdef struct Undo:
     int old_excuse_owner
     int win_card        # the card that won the trick completed by this play
     int trick_cards[MAXP]
+    uint32_t old_alive[NSUITS]
 
 
 cdef struct ValueCounts:
@@ -409,6 +410,8 @@ cdef inline void finish_trick(Pos* p, Undo* u, int best) noexcept nogil:
             p.taker_hp += card_value(c)
             if is_oudler_card(c):
                 p.fixed += 1
+    for i in range(NSUITS):
+        u.old_alive[i] = p.alive[i]
     for i in range(p.np):
         c = p.trick[i]
         if c == EXCUSE:
@@ -475,12 +478,8 @@ cdef inline void unmake(Pos* p) noexcept nogil:
         p.tricks_left += 1
         for i in range(p.np):
             p.trick[i] = u.trick_cards[i]
-            if p.trick[i] == EXCUSE:
-                continue
-            if p.trick[i] >= 56:
-                p.alive[TRUMP] |= 1u << (p.trick[i] - 56)
-            else:
-                p.alive[p.trick[i] // 14] |= 1u << (p.trick[i] % 14)
+        for i in range(NSUITS):
+            p.alive[i] = u.old_alive[i]
         p.ntrick = p.np
     p.ntrick -= 1
     p.excuse_owner = u.old_excuse_owner
