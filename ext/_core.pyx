@@ -434,6 +434,13 @@ cdef inline void count_card(ValueCounts* vc, int card, int d) noexcept nogil:
     vc.pts += d * v
 
 
+cdef inline uint64_t low_unit(Pos* p, int seat, int card) noexcept nogil:
+    """What plain ``card`` in ``seat``'s hand counts in ``Pos.lows``."""
+    if card % 14 < 10 and seat < p.np - 1:
+        return 1ULL << (16 * (card // 14) + 4 * seat)
+    return 0
+
+
 cdef inline void make(Pos* p, int card) noexcept nogil:
     cdef Undo* u = &p.undo[p.ply]
     cdef int seat = seat_at(p, p.ntrick)
@@ -449,8 +456,7 @@ cdef inline void make(Pos* p, int card) noexcept nogil:
             p.hand[seat][TRUMP] &= ~(1 << (card - 56))
         else:
             p.hand[seat][card // 14] &= ~(1 << (card % 14))
-            if card % 14 < 10 and seat < p.np - 1:
-                p.lows -= 1ULL << (16 * (card // 14) + 4 * seat)
+            p.lows -= low_unit(p, seat, card)
         count_card(&p.vc[seat], card, -1)
     p.trick[p.ntrick] = card
     trick_step(p, p.ntrick, &led, &best)
@@ -488,8 +494,7 @@ cdef inline void unmake(Pos* p) noexcept nogil:
             p.hand[u.seat][TRUMP] |= 1 << (card - 56)
         else:
             p.hand[u.seat][card // 14] |= 1 << (card % 14)
-            if card % 14 < 10 and u.seat < p.np - 1:
-                p.lows += 1ULL << (16 * (card // 14) + 4 * u.seat)
+            p.lows += low_unit(p, u.seat, card)
         count_card(&p.vc[u.seat], card, 1)
 
 
@@ -3913,8 +3918,9 @@ cdef class Core:
         for q in range(np):
             for s in range(NSUITS):
                 p.alive[s] |= p.hand[q][s]
-                if s < TRUMP and q < np - 1:
-                    p.lows |= (<uint64_t>bin(p.hand[q][s] & 0x3FF).count("1")) << (16 * s + 4 * q)
+            for c in range(56):
+                if p.hand[q][c // 14] >> (c % 14) & 1:
+                    p.lows += low_unit(p, q, c)
             value_counts(p, q, &p.vc[q])
         p.taker_hp = taker_hp
         p.fixed = fixed_oudlers
