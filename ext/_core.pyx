@@ -3476,8 +3476,14 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             if k and not (k & (k - 1)):
                 # one legal card (29 % of the nodes searched, exact 14 left):
                 # the loop below would search it alone, and its value and
-                # ranks are this node's; so no moves are generated
-                return child(S, card_of(s, tc_ctz(k)), alpha, beta, rel)
+                # ranks are this node's (capped at NO_REL unless it cuts, as
+                # rel_union does there); so no moves are generated
+                v = child(S, card_of(s, tc_ctz(k)), alpha, beta, rel)
+                if v < beta if p.camp[seat] else v > alpha:
+                    for s in range(4):
+                        if rel[s] > NO_REL:
+                            rel[s] = NO_REL
+                return v
     if p.ntrick == 0:
         if p.tricks_left == 0:
             return terminal_value(p)
