@@ -3640,8 +3640,11 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             return 0
         if (maximize and v <= alpha) or (not maximize and v >= beta):
             mval[i] = v
-        if moves[i] < 56 and moves[i] % 14 < crel[s]:
-            srel[i] = crel[s]
+        if moves[i] < 56 and moves[i] % 14 < crel[s] and moves[i] % 14 < NO_REL:
+            # low cards only, capped at NO_REL: a result resting on an
+            # honour's rank (a cash in the sure bounds) still depends on
+            # which honours are played, each worth more than a low card
+            srel[i] = crel[s] if crel[s] < NO_REL else NO_REL
         if maximize:
             if v > best:
                 best = v
