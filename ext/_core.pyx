@@ -214,6 +214,12 @@ for _x in range(16):
                 HPOS[_x * 16 + _y] += _d
 
 
+# one card's count in a ValueCounts word (the Excuse's is never added)
+cdef uint64_t VC_UNIT[78]
+for _r in range(78):
+    VC_UNIT[_r] = (1ULL << (8 * ((9 - CARD_VAL[_r]) >> 1))) | (1ULL << 40) | (<uint64_t>CARD_VAL[_r] << 48)
+
+
 cdef inline int card_value(int card) noexcept nogil:
     return CARD_VAL[card]
 
@@ -253,9 +259,11 @@ cdef struct Undo:
 
 
 cdef struct ValueCounts:
-    int n[5]        # cards worth 9, 7, 5, 3 and 1 half-points (the Excuse aside)
-    int total       # cards counted
-    int pts         # their half-points
+    # one word, so that make and unmake keep it with one add (VC_UNIT): a
+    # byte each for the cards worth 9, 7, 5, 3 and 1 half-points (the Excuse
+    # aside; vc_n), a byte for the cards counted (vc_total), 16 bits for
+    # their half-points (vc_pts)
+    uint64_t w
 
 
 cdef struct ForcedEntry:
@@ -427,11 +435,24 @@ cdef inline void finish_trick(Pos* p, Undo* u, int best) noexcept nogil:
 
 
 cdef inline void count_card(ValueCounts* vc, int card, int d) noexcept nogil:
-    """Add ``d`` copies of ``card`` (not the Excuse) to ``vc``."""
-    cdef int v = CARD_VAL[card]
-    vc.n[(9 - v) >> 1] += d
-    vc.total += d
-    vc.pts += d * v
+    """Add ``d`` copies of ``card`` (not the Excuse) to ``vc`` (no count
+    goes below 0: a field's borrow would reach the next)."""
+    vc.w += <uint64_t>(<int64_t>d) * VC_UNIT[card]
+
+
+cdef inline int vc_n(ValueCounts* vc, int i) noexcept nogil:
+    """The cards counted in ``vc`` worth ``9 - 2 * i`` half-points."""
+    return (vc.w >> (8 * i)) & 0xFF
+
+
+cdef inline int vc_total(ValueCounts* vc) noexcept nogil:
+    """The cards counted in ``vc``."""
+    return (vc.w >> 40) & 0xFF
+
+
+cdef inline int vc_pts(ValueCounts* vc) noexcept nogil:
+    """The half-points of the cards counted in ``vc``."""
+    return <int>(vc.w >> 48)
 
 
 cdef inline uint64_t low_unit(Pos* p, int seat, int card) noexcept nogil:
@@ -919,12 +940,14 @@ cdef inline void value_counts(Pos* p, int q, ValueCounts* vc) noexcept nogil:
 cdef inline int top_values(ValueCounts* vc, int w) noexcept nogil:
     """Half-points of the ``w`` most valuable cards counted in ``vc``."""
     cdef int i, k, total = 0
-    if w >= vc.total:
-        return vc.pts
+    if w >= vc_total(vc):
+        return vc_pts(vc)
     for i in range(5):
         if w <= 0:
             break
-        k = vc.n[i] if vc.n[i] < w else w
+        k = vc_n(vc, i)
+        if k > w:
+            k = w
         total += k * (9 - 2 * i)
         w -= k
     return total
@@ -938,7 +961,7 @@ cdef inline void remaining(Pos* p, ValueCounts* vc, int* rem, int* noud) noexcep
     noud[0] = 1 if p.excuse_owner >= 0 else 0
     for q in range(p.np):
         vc[q] = p.vc[q]
-        rem[0] += vc[q].pts
+        rem[0] += vc_pts(&vc[q])
         noud[0] += (p.hand[q][TRUMP] & 1) + ((p.hand[q][TRUMP] >> 20) & 1)
     for q in range(p.ntrick):
         rem[0] += card_value(p.trick[q])
@@ -1514,11 +1537,11 @@ cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, in
                 drop_cards(&lost, TRUMP, p.hand[q][TRUMP] & taken)
             other_ub += top_values(&lost, w)
             if q == p.excuse_owner:
-                ex_cards = lost.total
+                ex_cards = vc_total(&lost)
         else:
             other_ub += top_values(&vc[q], w)
             if q == p.excuse_owner:
-                ex_cards = vc[q].total
+                ex_cards = vc_total(&vc[q])
     if ex_camp == c:
         # this camp's Excuse played before the last trick: the exchange's
         # half-point to the other camp where it falls in one of its tricks,
