@@ -657,6 +657,7 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
     cdef uint32_t tk_plain[4]          # the taker's camp's cards (defence leads)
     cdef uint32_t tk_t = 0
     cdef bint hunt = 0                 # the defence's trump leads hunt the Petit
+    cdef bint trumps_first = 0         # the defence's first lead: its trumps first
     cdef int ndef = 0                  # defenders (defence leads)
     cdef int void_t[4]                 # most trumps of a defender void in each suit
     cdef int forcing = 0, ntr          # suits the taker's leads force (taker leads)
@@ -696,6 +697,8 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
         # for each defender to follow every round of trumps it takes to
         # draw all of that camp's
         hunt = tk_t & 1 and tc_popcount(p.alive[TRUMP] & ~tk_t) >= ndef * tc_popcount(tk_t)
+        trumps_first = (tk_t and p.tricks_left >= S.deal_tricks
+                        and 5 * tc_popcount(tk_t) <= 2 * tc_popcount(p.alive[TRUMP] & ~tk_t))
     if p.ntrick == 0 and mycamp == 1:
         # the plain suits where some void defender holds trumps and every
         # one who does holds fewer than the leader: the taker's leads of
@@ -820,8 +823,7 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
                             # from the longest plain suit first (16 left: -31 %
                             # nodes on the answered positions; full deals -9 %)
                             sc = 400 - v * 8 - bit + (4 * tc_popcount(p.hand[seat][s]) if s < TRUMP else 0)
-                        if (s == TRUMP and mycamp == 0 and tk_t and p.tricks_left >= S.deal_tricks
-                                and 5 * tc_popcount(tk_t) <= 2 * tc_popcount(p.alive[TRUMP] & ~tk_t)):
+                        if s == TRUMP and trumps_first:
                             # the defence's first lead of the deal, against a
                             # taker's camp short of trumps (at most 2/5 of the
                             # defence's): its trumps first, the highest first.
@@ -875,9 +877,10 @@ cdef int gen_moves(Search* S, int* moves, int* scores, int tt_move, int* runlo, 
         runhi[n] = -1
         n += 1
     # table move first, then by score (insertion sort, n is small)
-    for i in range(n):
-        if moves[i] == tt_move:
-            scores[i] = 1000000
+    if tt_move >= 0:
+        for i in range(n):
+            if moves[i] == tt_move:
+                scores[i] = 1000000
     for i in range(1, n):
         c = moves[i]
         sc = scores[i]
