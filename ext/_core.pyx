@@ -181,6 +181,17 @@ cdef uint8_t CARD_VAL[78]
 for _r in range(78):
     CARD_VAL[_r] = 9 if _r == EXCUSE else (VAL[4][_r - 56] if _r >= 56 else VAL[_r // 14][_r % 14])
 
+# each card's suit and rank bit (TRUMP and 0-21 for the trumps and the
+# Excuse), and its count in Pos.lows for seat 0 (a low plain card: 1 in its
+# suit's 16 bits; make shifts it to the seat's 4)
+cdef uint8_t CARD_SUIT[78]
+cdef uint8_t CARD_BIT[78]
+cdef uint64_t CARD_LOW[78]
+for _r in range(78):
+    CARD_SUIT[_r] = TRUMP if _r >= 56 else _r // 14
+    CARD_BIT[_r] = _r - 56 if _r >= 56 else _r % 14
+    CARD_LOW[_r] = 1ULL << (16 * (_r // 14)) if _r < 56 and _r % 14 < 10 else 0
+
 
 # Positions alike but for which honours of a suit remain (the same number,
 # the same owners by relative rank) play alike card for card: the mapping of
@@ -214,10 +225,17 @@ for _x in range(16):
                 HPOS[_x * 16 + _y] += _d
 
 
-# one card's count in a ValueCounts word (the Excuse's is never added)
+# one card's count in a ValueCounts word (the Excuse's is never added), and
+# a plain suit's honours' (bits V, C, Q, K)
 cdef uint64_t VC_UNIT[78]
+cdef uint64_t VC_HONOURS[16]
 for _r in range(78):
     VC_UNIT[_r] = (1ULL << (8 * ((9 - CARD_VAL[_r]) >> 1))) | (1ULL << 40) | (<uint64_t>CARD_VAL[_r] << 48)
+for _x in range(16):
+    VC_HONOURS[_x] = 0
+    for _i in range(4):
+        if (_x >> _i) & 1:
+            VC_HONOURS[_x] += VC_UNIT[10 + _i]
 
 
 cdef inline int card_value(int card) noexcept nogil:
@@ -422,12 +440,8 @@ cdef inline void finish_trick(Pos* p, Undo* u, int best) noexcept nogil:
         u.old_alive[i] = p.alive[i]
     for i in range(p.np):
         c = p.trick[i]
-        if c == EXCUSE:
-            continue
-        if c >= 56:
-            p.alive[TRUMP] &= ~(1u << (c - 56))
-        else:
-            p.alive[c // 14] &= ~(1u << (c % 14))
+        if c != EXCUSE:
+            p.alive[CARD_SUIT[c]] &= ~(1u << CARD_BIT[c])
     p.won[1 - wc] = 0
     p.leader = winner
     p.ntrick = 0
@@ -456,10 +470,8 @@ cdef inline int vc_pts(ValueCounts* vc) noexcept nogil:
 
 
 cdef inline uint64_t low_unit(Pos* p, int seat, int card) noexcept nogil:
-    """What plain ``card`` in ``seat``'s hand counts in ``Pos.lows``."""
-    if card % 14 < 10 and seat < p.np - 1:
-        return 1ULL << (16 * (card // 14) + 4 * seat)
-    return 0
+    """What ``card`` (not the Excuse) in ``seat``'s hand counts in ``Pos.lows``."""
+    return CARD_LOW[card] << (4 * seat) if seat < p.np - 1 else 0
 
 
 cdef inline void make(Pos* p, int card) noexcept nogil:
@@ -473,11 +485,8 @@ cdef inline void make(Pos* p, int card) noexcept nogil:
     if card == EXCUSE:
         p.excuse_owner = -1
     else:
-        if card >= 56:
-            p.hand[seat][TRUMP] &= ~(1 << (card - 56))
-        else:
-            p.hand[seat][card // 14] &= ~(1 << (card % 14))
-            p.lows -= low_unit(p, seat, card)
+        p.hand[seat][CARD_SUIT[card]] &= ~(1u << CARD_BIT[card])
+        p.lows -= low_unit(p, seat, card)
         count_card(&p.vc[seat], card, -1)
     p.trick[p.ntrick] = card
     trick_step(p, p.ntrick, &led, &best)
@@ -511,11 +520,8 @@ cdef inline void unmake(Pos* p) noexcept nogil:
     p.ntrick -= 1
     p.excuse_owner = u.old_excuse_owner
     if card != EXCUSE:
-        if card >= 56:
-            p.hand[u.seat][TRUMP] |= 1 << (card - 56)
-        else:
-            p.hand[u.seat][card // 14] |= 1 << (card % 14)
-            p.lows += low_unit(p, u.seat, card)
+        p.hand[u.seat][CARD_SUIT[card]] |= 1u << CARD_BIT[card]
+        p.lows += low_unit(p, u.seat, card)
         count_card(&p.vc[u.seat], card, 1)
 
 
@@ -927,17 +933,22 @@ cdef int all_legal(Pos* p, int* out) noexcept nogil:
 # ---------------------------------------------------------------------------
 # bounds
 
+cdef inline uint64_t vc_cards(int suit, uint32_t bits) noexcept nogil:
+    """The cards ``bits`` of ``suit`` counted in a ValueCounts word (their
+    VC_UNIT summed): the low cards all alike, the honours or oudlers apart."""
+    if suit == TRUMP:
+        return (<uint64_t>tc_popcount(bits & 0xFFFFE) * VC_UNIT[57]
+                + <uint64_t>tc_popcount(bits & 0x100001) * VC_UNIT[56])
+    return <uint64_t>tc_popcount(bits & 0x3FF) * VC_UNIT[0] + VC_HONOURS[(bits >> 10) & 15]
+
+
 cdef inline void value_counts(Pos* p, int q, ValueCounts* vc) noexcept nogil:
     """Seat ``q``'s cards by value, counted afresh (``p.vc`` is set up so
     when a position is loaded, then kept by make and unmake)."""
     cdef int s
-    cdef uint32_t h
-    memset(vc, 0, sizeof(ValueCounts))
+    vc.w = 0
     for s in range(NSUITS):
-        h = p.hand[q][s]
-        while h:
-            count_card(vc, card_of(s, tc_ctz(h)), 1)
-            h &= h - 1
+        vc.w += vc_cards(s, p.hand[q][s])
 
 
 cdef inline int top_values(ValueCounts* vc, int w) noexcept nogil:
@@ -1496,9 +1507,7 @@ cdef inline int sure_trumps(Pos* p, int c, int* oud, int* ntricks, uint32_t* mas
 
 cdef inline void drop_cards(ValueCounts* vc, int suit, uint32_t bits) noexcept nogil:
     """Take the cards ``bits`` of ``suit`` out of ``vc``."""
-    while bits:
-        count_card(vc, card_of(suit, tc_ctz(bits)), -1)
-        bits &= bits - 1
+    vc.w -= vc_cards(suit, bits)
 
 
 cdef inline int camp_bound(Pos* p, ValueCounts* vc, int rem, int c, int sure, int nsure,
