@@ -407,7 +407,7 @@ cdef inline void finish_trick(Pos* p, Undo* u, int best) noexcept nogil:
     u.old_fixed = p.fixed
     u.old_won0 = p.won[0]
     u.old_won1 = p.won[1]
-    for i in range(p.np):
+    for i in range(MAXP):   # (a fixed length: no call to memcpy)
         u.trick_cards[i] = p.trick[i]
     last = p.tricks_left == 1
     slam_lead = last and p.trick[0] == EXCUSE and p.won[p.camp[p.leader]]
@@ -512,7 +512,7 @@ cdef inline void unmake(Pos* p) noexcept nogil:
         p.won[0] = u.old_won0
         p.won[1] = u.old_won1
         p.tricks_left += 1
-        for i in range(p.np):
+        for i in range(MAXP):
             p.trick[i] = u.trick_cards[i]
         for i in range(NSUITS):
             p.alive[i] = u.old_alive[i]
