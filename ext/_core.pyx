@@ -3287,10 +3287,13 @@ cdef inline void tt_store(Search* S, uint32_t hx, uint32_t tag, Key* key, uint64
     cdef Bucket* b = tt_at(S, hx)
     cdef Entry* e
     cdef int i, slot = -1, w = 1000
-    cdef uint32_t kid = key_hid(key.k)
+    cdef uint32_t kid = key_hid(key.k), hits = 0, empty = 0
+    # the tag line first, in a loop the compiler vectorises (as in tt_find)
     for i in range(WAYS):
-        if (b.meta[i] & 0xFFFFFF00u) != tag:
-            continue
+        hits |= (<uint32_t>((b.meta[i] & 0xFFFFFF00u) == tag)) << i
+    while hits:
+        i = tc_ctz(hits)
+        hits &= hits - 1
         e = &b.e[i]
         if (fine_diff(e, key) & (e.mask & mask)) != 0 or not coarse_eq(e, key):
             continue
@@ -3312,13 +3315,17 @@ cdef inline void tt_store(Search* S, uint32_t hx, uint32_t tag, Key* key, uint64
             slot = i        # a more specific entry that says no more
             break
     if slot < 0:
+        # the first empty slot, likewise
         for i in range(WAYS):
-            if b.meta[i] == 0:
-                slot = i
-                break
-            if <int>(b.meta[i] & 0xFF) < w:
-                w = b.meta[i] & 0xFF
-                slot = i
+            empty |= (<uint32_t>(b.meta[i] == 0)) << i
+        if empty:
+            slot = tc_ctz(empty)
+        else:
+            # the entry with the least work
+            for i in range(WAYS):
+                if <int>(b.meta[i] & 0xFF) < w:
+                    w = b.meta[i] & 0xFF
+                    slot = i
     S.tt_stores += 1
     if b.meta[slot] == 0:
         S.tt_fill += 1
