@@ -407,8 +407,9 @@ cdef inline void finish_trick(Pos* p, Undo* u, int best) noexcept nogil:
     u.old_fixed = p.fixed
     u.old_won0 = p.won[0]
     u.old_won1 = p.won[1]
-    for i in range(MAXP):   # (a fixed length: no call to memcpy)
-        u.trick_cards[i] = p.trick[i]
+    # (memcpy of a constant size, which the compiler writes out as moves: a
+    # loop here became a call to memmove, the undo record lying inside *p)
+    memcpy(u.trick_cards, p.trick, sizeof(p.trick))
     last = p.tricks_left == 1
     slam_lead = last and p.trick[0] == EXCUSE and p.won[p.camp[p.leader]]
     if slam_lead:
@@ -436,8 +437,7 @@ cdef inline void finish_trick(Pos* p, Undo* u, int best) noexcept nogil:
             p.taker_hp += card_value(c)
             if is_oudler_card(c):
                 p.fixed += 1
-    for i in range(NSUITS):
-        u.old_alive[i] = p.alive[i]
+    memcpy(u.old_alive, p.alive, sizeof(p.alive))
     for i in range(p.np):
         c = p.trick[i]
         if c != EXCUSE:
@@ -501,7 +501,6 @@ cdef inline void make(Pos* p, int card) noexcept nogil:
 
 
 cdef inline void unmake(Pos* p) noexcept nogil:
-    cdef int i
     p.ply -= 1
     cdef Undo* u = &p.undo[p.ply]
     cdef int card = u.card
@@ -512,10 +511,8 @@ cdef inline void unmake(Pos* p) noexcept nogil:
         p.won[0] = u.old_won0
         p.won[1] = u.old_won1
         p.tricks_left += 1
-        for i in range(MAXP):
-            p.trick[i] = u.trick_cards[i]
-        for i in range(NSUITS):
-            p.alive[i] = u.old_alive[i]
+        memcpy(p.trick, u.trick_cards, sizeof(p.trick))
+        memcpy(p.alive, u.old_alive, sizeof(p.alive))
         p.ntrick = p.np
     p.ntrick -= 1
     p.excuse_owner = u.old_excuse_owner
