@@ -20,9 +20,12 @@ above 1 when the change searches fewer nodes): over the deals both answer,
 and over all deals with the unanswered counted at the limit.  Then the deals
 whose counts differ by more than 1.5x or that only one answers.
 
-`benchmarks/heldout_08faa36.jsonl` is the baseline of session 58's solver
+`benchmarks/heldout_b3eaae8.jsonl` is the baseline of session 74's solver
+(b3eaae8: session 58's search with the merging of low cards fixed; the same
+verdicts, five deals a few nodes apart) on the five default seeds, 20 M
+nodes a deal; `heldout_08faa36.jsonl` that of session 58's
 (08faa36: a one-sided search of the defence's first two cards before a
-make/fail probe) on the five default seeds, 20 M nodes a deal;
+make/fail probe);
 `heldout_06176e7.jsonl` that of session 39's (the proof tree's leaves probed
 with a tenth of the share); `heldout_46d2732.jsonl` that of
 session 38's (the proof tree's turns from 1 M nodes),
