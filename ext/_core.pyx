@@ -388,14 +388,14 @@ cdef inline void trick_step(Pos* p, int k, int* led, int* best) noexcept nogil:
     if c == EXCUSE:
         return
     if led[0] < 0:
-        led[0] = TRUMP if c >= 56 else c // 14
+        led[0] = CARD_SUIT[c]
         best[0] = k
         return
     b = p.trick[best[0]]
     if c >= 56:
         if b < 56 or c > b:
             best[0] = k
-    elif b < 56 and c // 14 == led[0] and c > b:
+    elif b < 56 and CARD_SUIT[c] == led[0] and c > b:
         best[0] = k
 
 
