@@ -3211,21 +3211,29 @@ cdef inline uint64_t fine_diff(Entry* e, Key* key) noexcept nogil:
 
 
 cdef inline Entry* tt_find(Bucket* b, uint32_t tag, Key* key, int* lo, int* hi,
-                          uint64_t* mask, int* shifted, int similar) noexcept nogil:
-    """Combine every entry of ``key``'s bucket (:func:`tt_hash`, :func:`tt_at`) that
-    matches: the tightest bounds, the union of the masks they rest on;
-    returns the entry with the most work (for its move).  An entry for
-    other honours of the same number and owners (HNEG) gives its bounds
-    shifted by what the taker could gain or lose on the honours that differ
-    (payoff-similarity, Furtak and Buro 2011; not unless ``similar``);
-    ``shifted`` is set when such an entry tightened a bound."""
+                          uint64_t* mask, int* shifted, int similar, int cut_lo, int cut_hi) noexcept nogil:
+    """Combine the entries of ``key``'s bucket (:func:`tt_hash`, :func:`tt_at`) that
+    match: the tightest bounds, ``mask[0]`` and ``mask[1]`` the masks of the
+    entries that give the low and the high bound (each bound rests on its
+    own entry alone); returns the entry with the most work (for its move).
+    The scan stops at the first entry that brings the low bound to
+    ``cut_lo``, the high bound to ``cut_hi``, or the two together, and
+    returns it: a cut then rests on the first entry that proves it, not on
+    the more specific ones later in the bucket (session 75: exact with 14
+    left 370.3 M -> 340.0 M nodes; taking the union of every tightening
+    entry's mask had made the cuts' results, and so their parents',
+    needlessly specific).  An entry for other honours of the same number
+    and owners (HNEG) gives its bounds shifted by what the taker could gain
+    or lose on the honours that differ (payoff-similarity, Furtak and Buro
+    2011; not unless ``similar``); ``shifted`` is set when such an entry
+    tightened a bound."""
     cdef Entry* e
     cdef Entry* found = NULL
     cdef int i, j, s, fw = -1, elo, ehi, neg, pos
     cdef uint32_t hits = 0, kid = key_hid(key.k), eid
+    cdef uint64_t lmask = 0, hmask = 0
     lo[0] = -INF
     hi[0] = INF
-    mask[0] = 0
     shifted[0] = 0
     # the tag line first, in a loop the compiler vectorises
     for i in range(WAYS):
@@ -3261,14 +3269,20 @@ cdef inline Entry* tt_find(Bucket* b, uint32_t tag, Key* key, int* lo, int* hi,
         if elo > lo[0] or ehi < hi[0]:
             if eid != kid:
                 shifted[0] = 1
-            mask[0] |= e.mask
             if elo > lo[0]:
                 lo[0] = elo
+                lmask = e.mask
             if ehi < hi[0]:
                 hi[0] = ehi
+                hmask = e.mask
+            if lo[0] >= cut_lo or hi[0] <= cut_hi or lo[0] == hi[0]:
+                found = e
+                break
         if <int>(b.meta[i] & 0xFF) > fw:
             fw = b.meta[i] & 0xFF
             found = e
+    mask[0] = lmask
+    mask[1] = hmask
     return found
 
 
@@ -3494,7 +3508,7 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
     cdef Key key
     cdef Entry* e = NULL
     cdef uint32_t hx = 0, tag = 0
-    cdef uint64_t emask
+    cdef uint64_t emask[2]
     cdef int64_t nodes0, saved
     for s in range(4):
         rel[s] = NO_REL
@@ -3540,23 +3554,35 @@ cdef int ab(Search* S, int alpha, int beta, int* rel) noexcept nogil:
             # the table before the sure bounds: near the median it cuts 43 %
             # of the trick starts, which then skip the bounds (session 31)
             S.tt_probes += 1
-            e = tt_find(tt_at(S, hx), tag, &key, &lo, &hi, &emask, &k, S.use_similar)
+            e = tt_find(tt_at(S, hx), tag, &key, &lo, &hi, emask, &k, S.use_similar,
+                        beta - p.taker_hp, alpha - p.taker_hp)
             S.tt_shifted += k
             if e != NULL:
                 S.tt_hits += 1
                 lo += p.taker_hp
                 hi += p.taker_hp
-                if lo >= beta or hi <= alpha or lo == hi:
-                    mask_rel(p, &key, emask, rel)
-                    return lo if lo >= beta or lo == hi else hi
+                # a bound rests on the entry that gives it (emask)
+                if lo >= beta:
+                    mask_rel(p, &key, emask[0], rel)
+                    return lo
+                if hi <= alpha:
+                    mask_rel(p, &key, emask[1], rel)
+                    return hi
+                if lo == hi:
+                    mask_rel(p, &key, emask[0] | emask[1], rel)
+                    return lo
                 if lo > alpha:
                     alpha = lo
                     narrowed = 1
+                else:
+                    emask[0] = 0
                 if hi < beta:
                     beta = hi
                     narrowed = 1
+                else:
+                    emask[1] = 0
                 if narrowed:
-                    mask_rel(p, &key, emask, erel)
+                    mask_rel(p, &key, emask[0] | emask[1], erel)
                 tt_move = abs_move(p, e.move)
         if S.use_bounds:
             sure_bounds(p, &lo, &hi, crel, trel, hrel, alpha, beta)
@@ -4181,13 +4207,13 @@ cdef class Core:
         cdef Key key
         cdef Entry* e
         cdef int lo, hi, shifted
-        cdef uint64_t mask
+        cdef uint64_t mask[2]
         cdef uint32_t tag, hx
         if self.S.p.ntrick != 0:
             return None
         make_key(&self.S.p, &key)
         hx = tt_hash(&self.S, &key, &tag)     # sets tag: not in the same call
-        e = tt_find(tt_at(&self.S, hx), tag, &key, &lo, &hi, &mask, &shifted, self.S.use_similar)
+        e = tt_find(tt_at(&self.S, hx), tag, &key, &lo, &hi, mask, &shifted, self.S.use_similar, INF, -INF)
         if e == NULL:
             return None
         c = abs_move(&self.S.p, e.move)
