@@ -3230,7 +3230,7 @@ cdef inline Entry* tt_find(Bucket* b, uint32_t tag, Key* key, int* lo, int* hi,
     cdef Entry* e
     cdef Entry* found = NULL
     cdef int i, j, s, fw = -1, elo, ehi, neg, pos
-    cdef uint32_t hits = 0, kid = key_hid(key.k), eid
+    cdef uint32_t hits = 0, kid = key_hid(key.k), eid, diff
     cdef uint64_t lmask = 0, hmask = 0
     lo[0] = -INF
     hi[0] = INF
@@ -3258,7 +3258,11 @@ cdef inline Entry* tt_find(Bucket* b, uint32_t tag, Key* key, int* lo, int* hi,
                 continue
             neg = 0
             pos = 0
-            for s in range(4):
+            # the suits whose honours differ (HNEG and HPOS are 0 for the others)
+            diff = eid ^ kid
+            while diff:
+                s = tc_ctz(diff) >> 2
+                diff &= ~(15u << (4 * s))
                 j = (((eid >> (4 * s)) & 15) << 4) | ((kid >> (4 * s)) & 15)
                 neg += HNEG[j]
                 pos += HPOS[j]
