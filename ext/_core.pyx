@@ -3218,11 +3218,11 @@ cdef inline Entry* tt_find(Bucket* b, uint32_t tag, Key* key, int* lo, int* hi,
     own entry alone); returns the entry with the most work (for its move).
     The scan stops at the first entry that brings the low bound to
     ``cut_lo``, the high bound to ``cut_hi``, or the two together, and
-    returns it: a cut then rests on the first entry that proves it, not on
-    the more specific ones later in the bucket (session 75: exact with 14
-    left 370.3 M -> 340.0 M nodes; taking the union of every tightening
-    entry's mask had made the cuts' results, and so their parents',
-    needlessly specific).  An entry for other honours of the same number
+    returns it: a cut then rests on the first entry that proves it alone
+    (session 75: exact with 14 left 370.3 M -> 340.0 M nodes; resting on
+    the union of the masks of every entry that had tightened a bound on the
+    way had made the cuts' results, and so their parents', needlessly
+    specific).  An entry for other honours of the same number
     and owners (HNEG) gives its bounds shifted by what the taker could gain
     or lose on the honours that differ (payoff-similarity, Furtak and Buro
     2011; not unless ``similar``); ``shifted`` is set when such an entry
